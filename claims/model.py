@@ -1,0 +1,163 @@
+"""The document and claim model shared by every stage of caveat.
+
+These dataclasses are the contract between reading (``claims``) and judging
+(``validator``): the JSON output of ``caveat extract`` is ``Claim.to_dict()``.
+They hold data only; the code that fills them lives in the other modules.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+# Roles a block can play in a briefing.
+ROLES = ("header", "body", "warnings", "summary", "sources_table", "references")
+
+# Claim kinds (DESIGN.md, "The claim").
+KINDS = (
+    "percent", "percentage_point", "ratio", "throughput", "latency", "duration",
+    "memory", "bandwidth", "count", "currency", "compute", "number",
+)
+
+
+@dataclass
+class Section:
+    """A top-level or nested section: a Markdown heading or a Chinese ordinal line."""
+    title: str                 # heading text without '#' marks
+    line: int                  # 1-based line of the heading
+    level: int                 # 1..6 for '#' headings; 2 for Chinese ordinal lines
+    role: str = "body"         # role inherited by blocks below it
+    declared_count: Optional[int] = None   # '（4 条）', '(3 items)' in the heading
+    count_surface: str = ""    # the text of that declaration, e.g. '4 条'
+    count_col: int = 0         # 1-based column of count_surface in the heading line
+    end_line: int = 0          # last line belonging to the section (inclusive)
+
+
+@dataclass
+class Entry:
+    """An entry inside a section that acts as a sub-heading: '增量 2 · …', '### 1. …', '⚠️ T1 …'."""
+    label: str                 # '增量 2', '邻接 A', 'T1', '1'
+    title: str                 # the whole heading text of the entry
+    line: int
+    end_line: int = 0
+    sources: list = field(default_factory=list)     # cited sources (see Source)
+    markers: list = field(default_factory=list)     # markers found anywhere in the entry
+
+
+@dataclass
+class Source:
+    """A cited source: a corpus-relative path, a URL or an arXiv id."""
+    kind: str                  # 'path' | 'url' | 'arxiv'
+    ref: str                   # the path / URL / id as written
+    line: int
+    col: int = 1
+    rating: Optional[int] = None   # stars from a sources table, when known
+    rating_text: str = ""          # '⭐⭐⭐', '参考', '基线'
+
+
+@dataclass
+class Block:
+    """A span of prose the extractor reads: a paragraph line, one bullet, one table cell.
+
+    ``start``/``end`` are character offsets into the document text; ``text`` is
+    ``doc.text[start:end]`` with code spans, URLs and HTML comments still present
+    (the extractor masks them via ``masked``)."""
+    start: int
+    end: int
+    line: int
+    col: int
+    text: str
+    role: str = "body"
+    section: Optional[int] = None   # index into Document.sections
+    entry: Optional[int] = None     # index into Document.entries
+    kind: str = "paragraph"         # 'paragraph' | 'bullet' | 'table_cell' | 'heading' | 'entry_heading'
+    bullet: int = 0                 # index of the bullet within a packed line ('要点： - a - b')
+    row: Optional[int] = None       # table row index within its table
+    masked: list = field(default_factory=list)   # [(start, end)] absolute offsets that are not prose
+
+
+@dataclass
+class Document:
+    path: str
+    text: str
+    lang: str = "en"                # 'zh' or 'en': the language messages should use
+    date: Optional[str] = None      # ISO date of the briefing (file name, title or front matter)
+    sections: list = field(default_factory=list)   # list[Section]
+    entries: list = field(default_factory=list)    # list[Entry]
+    blocks: list = field(default_factory=list)     # list[Block]
+    sources: list = field(default_factory=list)    # list[Source] cited anywhere in the document
+    line_starts: list = field(default_factory=list)  # offset of the first character of each line
+    newline: str = "\n"
+    bom: bool = False
+
+    def line_col(self, offset: int) -> tuple:
+        """1-based (line, col) of a character offset."""
+        from bisect import bisect_right
+        i = bisect_right(self.line_starts, offset) - 1
+        return i + 1, offset - self.line_starts[i] + 1
+
+    def line_text(self, line: int) -> str:
+        s = self.line_starts[line - 1]
+        e = self.line_starts[line] if line < len(self.line_starts) else len(self.text)
+        return self.text[s:e].rstrip("\r\n")
+
+
+@dataclass
+class Condition:
+    """One condition facet attached to a claim and where it was found."""
+    facet: str                 # hardware | model | workload | dataset | concurrency | precision | context_length | batch_size
+    value: str                 # canonical value, e.g. 'H100', 'Llama 3.1 70B'
+    scope: str                 # sentence | bullet | entry | section | document
+    line: int
+    surface: str = ""          # the text as written
+
+
+@dataclass
+class Claim:
+    path: Optional[str]
+    line: int
+    col: int
+    start: int
+    end: int
+    surface: str
+    kind: str
+    value: Optional[float] = None
+    low: Optional[float] = None
+    high: Optional[float] = None
+    unit: str = "dimensionless"
+    base_value: Optional[float] = None
+    base_low: Optional[float] = None
+    base_high: Optional[float] = None
+    base_unit: str = "dimensionless"
+    decimals: int = 0
+    approx: bool = False
+    bound: Optional[str] = None        # gt | ge | lt | le
+    negative: bool = False             # '下降 38%', '-38%', 'reduction'
+    subject: Optional[str] = None
+    baseline: Optional[str] = None
+    metric: Optional[str] = None
+    conditions: dict = field(default_factory=dict)   # facet -> Condition (as dict in JSON)
+    markers: list = field(default_factory=list)      # 'unverified', 'conditional', 'hedged', 'abstract_only'
+    sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
+    role: str = "body"
+    section: Optional[str] = None      # title of the section
+    entry: Optional[str] = None        # label of the entry
+    block: Optional[int] = None        # index into Document.blocks
+    comparison: Optional[int] = None   # index into the comparisons of the document (see Comparison)
+    list_id: Optional[int] = None      # figures written as one list '2.03×/1.71×/1.66×' share an id
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        return d
+
+
+@dataclass
+class Comparison:
+    """'A vs B (gap z%)', 'A：x - B：y（差距约 z%）', 'from A to B, a z% reduction', 'z× faster than'."""
+    path: Optional[str]
+    line: int
+    left: int                  # index of the claim (A's figure) in the document's claim list
+    right: int                 # index of B's figure
+    gap: Optional[int] = None  # index of the stated gap claim, if any
+    left_entity: Optional[str] = None
+    right_entity: Optional[str] = None
+    form: str = "vs"           # 'vs' | 'from_to' | 'ratio_of'
