@@ -1,0 +1,1 @@
+"""Renderers: findings to text, JSON, SARIF, GitHub annotations."""
