@@ -1,0 +1,151 @@
+"""The limits that protect a run from hostile input, and the one way user regexes run.
+
+`caveat` runs unattended (pre-commit hooks, publishing pipelines) over files anyone
+can write and rule packs users share.  Every bound that keeps such a run finite
+lives here, so the README's "Security" section and the code cannot drift apart:
+
+- input size: the largest file read, the longest line scanned for figures;
+- rule packs: their size, YAML alias count and nesting depth (alias bombs);
+- user regular expressions: compiled with the ``regex`` module and always run
+  with a timeout (``safe_regex``), so catastrophic backtracking becomes a clean
+  one-line error naming the rule instead of a hung hook;
+- the rule engine: facts per durable_rules session (its 32-bit fact-id hash
+  collides by ~77,000 facts; see DESIGN.md).
+
+Limits are constants, not knobs scattered through modules; a config layer may
+override ``MAX_FILE_BYTES`` per run (``[tool.caveat] max-file-bytes``).
+"""
+from __future__ import annotations
+
+import regex
+
+from validator.errors import UsageError
+
+# A briefing is a few to a few hundred kilobytes; the largest real one here is
+# ~60 KB.  8 MiB leaves two orders of magnitude of headroom while keeping the
+# whole pipeline (text, blocks, claims, facts) within a few hundred MB.
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+# Lines longer than this are still read and reported, but only this many
+# characters of them are scanned for figures: a 1 MB minified line is not prose.
+MAX_LINE_CHARS = 1_000_000
+
+# A figure never has more significant digits than this; a longer digit run is
+# not a quantity (and int() of >4300 digits raises in Python >= 3.11).
+MAX_FIGURE_DIGITS = 40
+
+# Rule packs are a few hundred bytes each; a megabyte pack is an attack or an accident.
+MAX_PACK_BYTES = 256 * 1024
+# A real pack uses no aliases at all; a handful is generous.  Billion-laughs
+# documents need a few dozen to reach 10^9 nodes.
+MAX_YAML_ALIASES = 50
+MAX_YAML_DEPTH = 20
+
+# Seconds any single user-regex operation (search, match, a whole finditer) may take.
+REGEX_TIMEOUT_S = 1.0
+# Load-time probe: a pattern that cannot scan a short adversarial string in this
+# long backtracks catastrophically; reject the pack before anything runs.
+REGEX_PROBE_TIMEOUT_S = 0.1
+REGEX_PROBE_LENGTH = 256
+# Longest pattern text accepted from a rule pack.
+MAX_REGEX_CHARS = 2000
+
+# durable_rules identifies a fact by a 32-bit hash of its id: keep every engine
+# session well below the ~77,000 facts at which a collision becomes likely.
+MAX_FACTS_PER_SESSION = 40_000
+
+
+class RegexError(UsageError):
+    """A user regex that does not compile, is too long, or runs past its timeout."""
+
+
+def _where(rule: str, path: str | None, line: int | None) -> str:
+    loc = path or "<rules>"
+    if line:
+        loc = f"{loc}:{line}"
+    return f"{loc}: rule {rule}"
+
+
+class SafeRegex:
+    """A compiled user regex whose every operation runs under a timeout.
+
+    Mirrors the subset of ``regex.Pattern`` the rule kinds need; a timeout raises
+    ``RegexError`` naming the rule (and the document being scanned when given)."""
+
+    __slots__ = ("pattern", "rule", "path", "line", "timeout", "_re")
+
+    def __init__(self, compiled, pattern: str, rule: str, path, line, timeout: float):
+        self._re = compiled
+        self.pattern = pattern
+        self.rule = rule
+        self.path = path
+        self.line = line
+        self.timeout = timeout
+
+    def _timed_out(self, doc: str | None) -> RegexError:
+        on = f" on {doc}" if doc else ""
+        return RegexError(
+            f"{_where(self.rule, self.path, self.line)}: regex {self.pattern!r} "
+            f"timed out after {self.timeout:g}s{on} (catastrophic backtracking?)")
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None, *, doc: str | None = None):
+        try:
+            return self._re.search(text, pos, endpos if endpos is not None else len(text),
+                                   timeout=self.timeout)
+        except TimeoutError:
+            raise self._timed_out(doc) from None
+
+    def match(self, text: str, pos: int = 0, endpos: int | None = None, *, doc: str | None = None):
+        try:
+            return self._re.match(text, pos, endpos if endpos is not None else len(text),
+                                  timeout=self.timeout)
+        except TimeoutError:
+            raise self._timed_out(doc) from None
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None, *, doc: str | None = None) -> list:
+        """All matches as a list: the timeout bounds the whole scan, not each match."""
+        try:
+            return list(self._re.finditer(text, pos, endpos if endpos is not None else len(text),
+                                          timeout=self.timeout))
+        except TimeoutError:
+            raise self._timed_out(doc) from None
+
+    def __repr__(self) -> str:
+        return f"SafeRegex({self.pattern!r}, rule={self.rule!r})"
+
+
+def _probe_inputs(pattern: str) -> list:
+    """Short adversarial strings built from the pattern's own literal characters:
+    a long run of a character the pattern can repeat, then one it cannot end on."""
+    chars = {c for c in pattern if c.isalnum() or c in " %.,-_"} | {"a", "1", " "}
+    n = REGEX_PROBE_LENGTH
+    return [c * n + "\x00" for c in sorted(chars)[:32]]
+
+
+def safe_regex(pattern, *, rule: str, path: str | None = None, line: int | None = None,
+               flags: int = 0, timeout: float = REGEX_TIMEOUT_S, probe: bool = True) -> SafeRegex:
+    """Compile a regex from a rule pack with the ``regex`` module, or raise a
+    one-line ``RegexError`` naming the pack file, line and rule.
+
+    With ``probe`` the pattern is first run over a few short adversarial strings
+    under ``REGEX_PROBE_TIMEOUT_S``: exponential backtracking shows up at a few
+    dozen characters, so a pack with such a pattern is rejected at load time
+    rather than stalling on the first long line of a briefing."""
+    where = _where(rule, path, line)
+    if not isinstance(pattern, str):
+        raise RegexError(f"{where}: regex must be a string, got {type(pattern).__name__}")
+    if len(pattern) > MAX_REGEX_CHARS:
+        raise RegexError(f"{where}: regex is {len(pattern)} characters long (limit {MAX_REGEX_CHARS})")
+    try:
+        compiled = regex.compile(pattern, flags)
+    except (regex.error, ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+        raise RegexError(f"{where}: invalid regex {pattern!r}: {exc}") from None
+    if probe:
+        for s in _probe_inputs(pattern):
+            try:
+                compiled.search(s, timeout=REGEX_PROBE_TIMEOUT_S)
+            except TimeoutError:
+                raise RegexError(
+                    f"{where}: regex {pattern!r} backtracks catastrophically "
+                    f"(no result within {REGEX_PROBE_TIMEOUT_S:g}s on a {len(s)}-character input)") from None
+    return SafeRegex(compiled, pattern, rule, path, line, timeout)
