@@ -1,0 +1,207 @@
+"""The rule engine: runs compiled rule packs on durable_rules. The ONLY module importing it.
+
+What durable_rules does badly, and what this module does about it
+(see ../shared/reference/perf-anchors.md §4 and DESIGN.md):
+
+- Each ``Host()`` starts timer threads that never stop and lease actions in the
+  background, and holds C handles never freed: ONE host per process, created
+  lazily, with its background dispatcher switched off so that actions run only
+  inside our own ``assert_fact`` calls (synchronously, in order).
+- A ruleset cannot be unregistered: compiled rulesets are cached by the hash of their
+  definition; every run uses a fresh state id (``sid``) whose state is deleted
+  afterwards, so two runs in one process share nothing.
+- Facts are identified by a 32-bit hash of their id: ids are short sequential
+  strings, a session holds at most ``MAX_SESSION_FACTS`` facts, and a collision
+  (``MessageObservedException``) is raised as ``EngineError``, never swallowed.
+- A handler's exception does not propagate: it lands in the returned state under
+  ``"exception"``; we check it after every assert.
+- ``MessageNotHandledException`` only means "no rule matched this fact".
+- Every action the compiled conditions call for is verified to have run (the
+  conditions are re-evaluated in Python); a miss is an ``EngineError``.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import threading
+
+from durable import engine as _de
+
+from .errors import EngineError
+from .packs import evaluate
+
+MAX_SESSION_FACTS = 20_000
+_SCALARS = (str, int, float, bool)
+
+_host = None
+_host_lock = threading.Lock()
+_rulesets: dict = {}            # definition hash -> ruleset name
+_sessions: dict = {}            # sid -> _Session
+_sid_counter = itertools.count(1)
+
+
+class _QuietHost(_de.Host):
+    """A Host without the background dispatch/timer threads: we drive actions ourselves."""
+
+    def _run(self):  # noqa: D401 - override
+        self._d_timer = None
+        self._t_timer = None
+
+
+def _get_host():
+    global _host
+    with _host_lock:
+        if _host is None:
+            _host = _QuietHost()
+        return _host
+
+
+def _dispatch(c):
+    """The single action of every rule: hand the matched fact to its session."""
+    sid = c.s.sid
+    session = _sessions.get(str(sid))
+    if session is None:
+        raise RuntimeError(f"no session for state {sid}")
+    session.fired(c.m.rule, c.m.id)
+
+
+def _ruleset_for(rules) -> str:
+    """Name of a registered ruleset for this exact set of rule conditions (compiled once)."""
+    definition = {}
+    for r in rules:
+        definition[r.code] = {"all": [{"m": {"$and": [{"rule": r.code}, r.condition]}}]}
+    blob = json.dumps(definition, sort_keys=True, ensure_ascii=False)
+    digest = hashlib.sha1(blob.encode()).hexdigest()[:16]
+    name = _rulesets.get(digest)
+    if name is None:
+        name = f"caveat_{digest}"
+        full = copy.deepcopy(definition)
+        for v in full.values():
+            v["run"] = _dispatch
+        _get_host().set_rulesets({name: full})
+        _rulesets[digest] = name
+    return name
+
+
+class _Session:
+    def __init__(self, sid: str):
+        self.sid = sid
+        self.facts: dict = {}      # id -> (rule, fact, side)
+        self.order: list = []      # (code, id) in firing order
+        self.fired_set: set = set()
+
+    def fired(self, code, fid):
+        key = (str(code), str(fid))
+        if key in self.fired_set:
+            # durable_rules expands `$or` into alternative rules: a fact matching two
+            # branches fires once per branch. One finding per fact and rule.
+            return
+        self.fired_set.add(key)
+        self.order.append(key)
+
+
+def _clean(rule, fact: dict, needed: set) -> dict:
+    out = {}
+    for k, v in fact.items():
+        if k == "_side" or v is None:
+            continue
+        if k in ("id", "sid", "rule"):
+            raise EngineError(f"kind {rule.extends} produced a fact with reserved field {k!r}")
+        if not isinstance(v, _SCALARS):
+            raise EngineError(f"kind {rule.extends} produced a non-scalar fact field {k!r} "
+                              f"({type(v).__name__}); put it in _side")
+        out[k] = v
+    missing = [f for f in needed if f not in out]
+    if missing:
+        raise EngineError(f"kind {rule.extends} produced a fact for {rule.code} without "
+                          f"field {missing[0]!r} that its condition tests")
+    return out
+
+
+def run(rules, facts, on_match) -> int:
+    """Assert ``facts`` (an iterable of ``(rule, fact_dict)``) against the compiled ``rules``.
+
+    ``on_match(rule, fact, side)`` is called, in firing order, for every fact whose rule
+    condition holds. Returns the number of facts asserted. Raises ``EngineError`` when the
+    engine fails in any of the ways listed in the module docstring."""
+    rules = list(rules)
+    if not rules:
+        return 0
+    by_code = {r.code: r for r in rules}
+    needed = {}
+    from .packs import condition_fields
+    for r in rules:
+        needed[r.code] = condition_fields(r.condition)
+    name = _ruleset_for(rules)
+    host = _get_host()
+    total = 0
+    batch = []
+    for item in facts:
+        batch.append(item)
+        if len(batch) >= MAX_SESSION_FACTS:
+            total += _run_session(host, name, by_code, needed, batch, on_match)
+            batch = []
+    if batch:
+        total += _run_session(host, name, by_code, needed, batch, on_match)
+    return total
+
+
+def _run_session(host, name, by_code, needed, batch, on_match) -> int:
+    sid = str(next(_sid_counter))
+    session = _Session(sid)
+    _sessions[sid] = session
+    expected = []
+    try:
+        for n, (rule, fact) in enumerate(batch, 1):
+            if rule.code not in by_code:
+                raise EngineError(f"fact for rule {rule.code} which is not in this run")
+            fid = str(n)
+            clean = _clean(rule, fact, needed[rule.code])
+            session.facts[fid] = (rule, fact, fact.get("_side"))
+            if evaluate(rule.condition, clean):
+                expected.append((rule.code, fid))
+            payload = dict(clean, id=fid, sid=sid, rule=rule.code)
+            try:
+                state = host.assert_fact(name, payload)
+            except _de.MessageNotHandledException:
+                continue
+            except _de.MessageObservedException:
+                raise EngineError(f"rule engine: fact id collision at {fact.get('path')}:"
+                                  f"{fact.get('line')} (fact {fid} of session {sid})") from None
+            if isinstance(state, dict) and state.get("exception"):
+                raise EngineError(f"rule engine: action failed for {rule.code} at "
+                                  f"{fact.get('path')}:{fact.get('line')}: "
+                                  f"{str(state['exception']).splitlines()[0][:300]}")
+        missing = [k for k in expected if k not in session.fired_set]
+        extra = [k for k in session.order if k not in set(expected)]
+        if missing or extra:
+            code, fid = (missing or extra)[0]
+            rule, fact, _ = session.facts[fid]
+            what = "did not run" if missing else "ran unexpectedly"
+            raise EngineError(f"rule engine: action for {code} {what} at "
+                              f"{fact.get('path')}:{fact.get('line')}")
+        for code, fid in session.order:
+            rule, fact, side = session.facts[fid]
+            on_match(rule, fact, side)
+        return len(batch)
+    finally:
+        _sessions.pop(sid, None)
+        try:
+            host.delete_state(name, sid)
+        except Exception:  # noqa: BLE001 - a state that never got a fact does not exist
+            pass
+
+
+def leftover_state(rules) -> list:
+    """Facts still stored under any state id used so far (for tests: must be empty)."""
+    name = _ruleset_for(list(rules))
+    host = _get_host()
+    left = []
+    for sid in range(1, next(_sid_counter)):
+        try:
+            left += host.get_facts(name, str(sid))
+        except Exception:  # noqa: BLE001 - deleted state: what we want
+            continue
+    return left
