@@ -1,0 +1,504 @@
+"""Recompute stated derived figures: what a written figure admits, and whether a gap, change,
+ratio or sum stated in a briefing follows from the figures it is derived from.
+
+Pure functions over ``claims.model.Claim`` objects (only ``value``/``low``/``high``,
+``base_*``, ``decimals``, ``approx``, ``bound`` and ``surface`` are read); the rule kinds
+``validator.kinds.arithmetic`` and ``validator.kinds.count`` turn the results into facts.
+
+Tolerance follows statcheck/GRIM: a figure admits every value that rounds to it at the
+precision it is written with (``29%`` -> 28.5..29.5%, ``2.4×`` -> 2.35..2.45), an
+approximate figure (``约``, ``~``, ``roughly``) is widened by a relative margin the rule
+chooses, and a derivation is accepted when ANY admitted input values give ANY admitted
+stated value under ANY accepted reading (gap relative to either figure, ``倍`` as ratio or
+as ratio-1).  So a finding means no charitable reading recomputes.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+INF = float("inf")
+
+_NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _written_number(surface: str) -> Optional[float]:
+    m = _NUM.search(surface or "")
+    if not m:
+        return None
+    try:
+        return float(m.group().replace(",", ""))
+    except ValueError:
+        return None
+
+
+def admitted(claim, approx_rel: float = 0.1, use_base: bool = True) -> Optional[tuple]:
+    """(low, high) interval of values the written figure admits, in base units (or as written).
+
+    The half step is 0.5 unit of the last written digit, scaled the way the figure is
+    (``1.2 万`` admits 11,500..12,500); a range admits its whole span; ``approx`` widens by
+    ``approx_rel`` of the magnitude; a bound (``>60%``) is open on one side."""
+    v, lo, hi = claim.value, claim.low, claim.high
+    if v is None and (lo is None or hi is None):
+        return None
+    mid = v if v is not None else hi
+    written = _written_number(claim.surface)
+    scale = 1.0
+    if written and mid:
+        scale = abs(mid) / written if written else 1.0
+    half = 0.5 * (10 ** -(claim.decimals or 0)) * scale
+    if v is not None:
+        a, b = v - half, v + half
+    else:
+        a, b = min(lo, hi) - half, max(lo, hi) + half
+    if claim.approx:
+        m = max(abs(a), abs(b)) * approx_rel
+        a, b = a - m, b + m
+    if claim.bound in ("gt", "ge"):
+        b = INF
+    elif claim.bound in ("lt", "le"):
+        a = -INF if a < 0 else 0.0
+    if use_base:
+        factor = _base_factor(claim)
+        if factor is None:
+            return None
+        a, b = a * factor, b * factor
+    return (a, b)
+
+
+def _base_factor(claim) -> Optional[float]:
+    """Multiplier from the written unit to base units (29% -> 0.01)."""
+    pairs = ((claim.value, claim.base_value), (claim.high, claim.base_high), (claim.low, claim.base_low))
+    for w, b in pairs:
+        if w not in (None, 0) and b is not None:
+            return b / w
+    if claim.base_value is None and claim.base_low is None:
+        return 1.0  # no normalization available: compare as written
+    return 1.0
+
+
+def fraction_interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
+    """A stated percent / percentage point as a fraction interval (29% -> (0.285, 0.295))."""
+    iv = admitted(claim, approx_rel, use_base=False)
+    if iv is None:
+        return None
+    if claim.kind in ("percent", "percentage_point"):
+        return (iv[0] / 100.0, iv[1] / 100.0)
+    return iv
+
+
+def _div(a: tuple, b: tuple) -> Optional[tuple]:
+    """Interval a / b for positive intervals; None when b may be zero or signs are mixed."""
+    if b[0] <= 0 or a[0] < 0:
+        return None
+    return (a[0] / b[1], a[1] / b[0] if b[0] > 0 else INF)
+
+
+def _map_monotone(iv: tuple, f, increasing: bool = True) -> tuple:
+    x, y = f(iv[0]), f(iv[1])
+    return (x, y) if increasing else (y, x)
+
+
+def _abs_iv(iv: tuple) -> tuple:
+    a, b = iv
+    if a <= 0 <= b:
+        return (0.0, max(-a, b))
+    return (min(abs(a), abs(b)), max(abs(a), abs(b)))
+
+
+def overlaps(a: tuple, b: tuple, eps: float = 1e-9) -> bool:
+    return a[0] <= b[1] + eps and b[0] <= a[1] + eps
+
+
+@dataclass
+class Reading:
+    """One way of recomputing the stated figure, with the interval it allows."""
+    label: str          # 'rel_to_first', 'rel_to_second', 'ratio', 'ratio_minus_one', 'change', 'sum', 'pp'
+    low: float
+    high: float
+
+    def point(self) -> float:
+        if math.isinf(self.high):
+            return self.low
+        return (self.low + self.high) / 2
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    readings: list = field(default_factory=list)   # list[Reading]
+    flipped: bool = False    # the stated direction (winner, sign) is contradicted
+    stated: Optional[tuple] = None                  # admitted interval of the stated figure
+
+    @property
+    def best(self) -> Optional[Reading]:
+        """The reading closest to the stated figure (for the message)."""
+        if not self.readings or not self.stated:
+            return None
+        s = (self.stated[0] + self.stated[1]) / 2
+        return min(self.readings, key=lambda r: abs(r.point() - s))
+
+
+def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = False) -> list:
+    """Readings of an undirected gap between two positive intervals a and b.
+
+    A percent gap may be relative to either figure (|a-b|/b or |a-b|/a); a ratio gap is the
+    larger over the smaller.  Between two percentages a gap may also be in points."""
+    r = _div(a, b)
+    if r is None:
+        return []
+    out = []
+    if stated_kind in ("percent", "percentage_point"):
+        rel_b = _abs_iv((r[0] - 1, r[1] - 1))                       # |a/b - 1|
+        inv = (1 / r[1], 1 / r[0]) if r[0] > 0 else (0.0, INF)
+        rel_a = _abs_iv((inv[0] - 1, inv[1] - 1))                   # |b/a - 1|
+        out += [Reading("rel_to_second", *rel_b), Reading("rel_to_first", *rel_a)]
+        if percent_operands:
+            out.append(Reading("pp", *_abs_iv((a[0] - b[1], a[1] - b[0]))))
+    else:
+        big = (max(r[0], 1 / r[1]) if r[0] >= 1 or r[1] <= 1 else 1.0,
+               max(r[1], 1 / r[0]))
+        out += [Reading("ratio", *big), Reading("ratio_minus_one", big[0] - 1, big[1] - 1)]
+    return out
+
+
+def check_gap(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'A vs B (gap z)': accepted when z fits any reading. None when it cannot be computed."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    sz = fraction_interval(z, approx_rel)
+    if ia is None or ib is None or sz is None or ia[0] < 0 or ib[0] < 0:
+        return None
+    pct_ops = a.kind in ("percent", "percentage_point") and b.kind == a.kind
+    if pct_ops:
+        ia, ib = fraction_interval(a, approx_rel), fraction_interval(b, approx_rel)
+    readings = gap_readings(ia, ib, z.kind, pct_ops)
+    if not readings:
+        return None
+    return Verdict(ok=any(overlaps(sz, (r.low, r.high)) for r in readings), readings=readings, stated=sz)
+
+
+def check_change(a, b, z, direction: int, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'from A to B, a z% reduction' (direction -1) / 'increase' (+1) / unknown (0).
+
+    A percent change is relative to the starting figure A; a ratio ('3.7× smaller') is the
+    larger over the smaller.  A stated direction opposite to the actual one is a flip."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    sz = fraction_interval(z, approx_rel)
+    if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] < 0:
+        return None
+    r = _div(ib, ia)
+    if r is None:
+        return None
+    change = (r[0] - 1, r[1] - 1)
+    flipped = bool(direction) and ((direction < 0 and change[0] > 0) or (direction > 0 and change[1] < 0))
+    if z.kind in ("percent", "percentage_point"):
+        if z.negative or (sz[1] < 0):
+            sz = (-sz[1], -sz[0])
+            sz = _abs_iv(sz)
+        readings = [Reading("change", *_abs_iv(change))]
+    else:
+        readings = gap_readings(ia, ib, z.kind)
+    ok = any(overlaps(sz, (x.low, x.high)) for x in readings)
+    return Verdict(ok=ok and not flipped, readings=readings, flipped=flipped, stated=sz)
+
+
+def check_than(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool = False) -> Optional[Verdict]:
+    """'X … z% better than Y' / 'X，比 Y 领先 z 倍': X relative to Y.
+
+    ``direction`` +1 says X is ahead, -1 behind; ``inverse`` for lower-is-better units
+    (latency: 'faster' means smaller).  A percent is X/Y-1; a ratio is X/Y or X/Y-1
+    ('领先 2 倍' is read both ways).  Ahead/behind contradicted by the figures is a flip."""
+    ix, iy = admitted(x, approx_rel), admitted(y, approx_rel)
+    sz = fraction_interval(z, approx_rel)
+    if ix is None or iy is None or sz is None or ix[0] <= 0 or iy[0] <= 0:
+        return None
+    r = _div(iy, ix) if inverse else _div(ix, iy)
+    if r is None:
+        return None
+    flipped = bool(direction) and ((direction > 0 and r[1] < 1) or (direction < 0 and r[0] > 1))
+    if z.kind in ("percent", "percentage_point"):
+        # 'z% slower than Y' is read as X = (1-z)·Y or as Y = (1+z)·X
+        inv = (1 / r[1], 1 / r[0])
+        readings = [Reading("rel_to_second", *_abs_iv((r[0] - 1, r[1] - 1))),
+                    Reading("rel_to_first", *_abs_iv((inv[0] - 1, inv[1] - 1)))]
+    else:
+        rr = r if direction >= 0 else (1 / r[1], 1 / r[0])
+        readings = [Reading("ratio", *rr), Reading("ratio_minus_one", rr[0] - 1, rr[1] - 1)]
+    ok = any(overlaps(sz, (x_.low, x_.high)) for x_ in readings)
+    return Verdict(ok=ok and not flipped, readings=readings, flipped=flipped, stated=sz)
+
+
+def check_sum(parts: list, whole, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """Parts that should add up to the stated whole (same unit)."""
+    ivs = [admitted(p, approx_rel) for p in parts]
+    iw = admitted(whole, approx_rel)
+    if iw is None or any(i is None for i in ivs):
+        return None
+    total = (sum(i[0] for i in ivs), sum(i[1] for i in ivs))
+    return Verdict(ok=overlaps(total, iw), readings=[Reading("sum", *total)], stated=iw)
+
+
+# ---------------------------------------------------------------------------------------
+# Finding derivations in text
+# ---------------------------------------------------------------------------------------
+
+# Claim kinds that can be the stated derived figure of a comparison.
+STATED_KINDS = ("percent", "ratio")
+# Claim kinds that can be an operand (an absolute measurement or a speedup factor).
+OPERAND_KINDS = ("throughput", "latency", "duration", "memory", "bandwidth", "count", "currency",
+                 "compute", "number", "ratio", "percent")
+_TIME_UNITS = ("second",)
+
+
+@dataclass
+class Derivation:
+    """A derived figure found in the text together with the figures it comes from."""
+    form: str                 # 'gap' | 'change' | 'than' | 'sum'
+    stated: int               # index of the stated claim (z, or the whole for 'sum')
+    operands: list            # indices of the operand claims (A, B) or the parts
+    direction: int = 0        # +1 / -1 / 0 stated direction
+    verdict: Optional[Verdict] = None
+
+
+def _words_re(words) -> "re.Pattern":
+    parts = sorted({w for w in words if w}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(w) for w in parts), re.IGNORECASE)
+
+
+@dataclass
+class Vocabulary:
+    """The words that tie figures into a derivation (rule params; defaults in the rule files)."""
+    gap: list = field(default_factory=lambda: ["gap", "difference", "差距", "相差", "差值", "差"])
+    decrease: list = field(default_factory=lambda: [
+        "reduction", "reduce", "reduces", "reduced", "decrease", "decreased", "drop", "drops",
+        "cut", "cuts", "less", "lower", "fewer", "smaller", "saving", "savings", "shrink",
+        "降低", "减少", "下降", "节省", "缩小", "缩减", "降到", "降至", "减到", "减至"])
+    increase: list = field(default_factory=lambda: [
+        "increase", "increased", "increases", "more", "higher", "larger", "gain", "growth",
+        "improvement", "rise", "提升", "增加", "提高", "增长", "上升", "增至", "增到"])
+    ahead: list = field(default_factory=lambda: [
+        "better than", "faster than", "higher than", "more than", "larger than", "ahead of",
+        "领先", "快于", "高于", "优于", "高出", "快"])
+    behind: list = field(default_factory=lambda: [
+        "worse than", "slower than", "lower than", "less than", "smaller than", "behind",
+        "落后", "慢于", "低于", "慢"])
+    compare: list = field(default_factory=lambda: [
+        "vs", "vs.", "versus", "than", "compared to", "compared with", "over", "对比", "相比",
+        "相较", "比"])
+    from_to: list = field(default_factory=lambda: ["to", "→", "->", "=>", "到", "降到", "降至",
+                                                   "减到", "减至", "增至", "增到", "变为", "变成"])
+
+    @classmethod
+    def from_params(cls, params: dict) -> "Vocabulary":
+        v = cls()
+        for k in ("gap", "decrease", "increase", "ahead", "behind", "compare", "from_to"):
+            if params.get(f"{k}_words"):
+                setattr(v, k, list(params[f"{k}_words"]))
+        return v
+
+
+_BREAK = re.compile(r"[。；;！？!?\n]|\.\s|\s-\s|\|")
+
+
+def _same_dim(a, b) -> bool:
+    if a.kind in ("percent", "percentage_point") or b.kind in ("percent", "percentage_point"):
+        return a.kind == b.kind
+    if a.kind == "ratio" or b.kind == "ratio":
+        return a.kind == b.kind
+    return (a.base_unit or a.unit) == (b.base_unit or b.unit)
+
+
+def _word_near(pattern: "re.Pattern", text: str) -> Optional["re.Match"]:
+    """Whole-word match for Latin words, plain substring for CJK."""
+    for m in pattern.finditer(text):
+        s, e = m.start(), m.end()
+        w = m.group()
+        if re.match(r"[A-Za-z]", w[:1]) and s > 0 and text[s - 1].isalnum():
+            continue
+        if re.match(r"[A-Za-z.]", w[-1:]) and e < len(text) and text[e].isalnum():
+            continue
+        return m
+    return None
+
+
+def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None,
+                     window: int = 160) -> list:
+    """Every gap / change / than / sum derivation among ``claims`` (sorted by offset) in ``text``.
+
+    Operands must sit in the same paragraph (no blank line between), within ``window``
+    characters, with no sentence break between them where the form requires one clause."""
+    vocab = vocab or Vocabulary()
+    gap_re, dec_re, inc_re = _words_re(vocab.gap), _words_re(vocab.decrease), _words_re(vocab.increase)
+    ahead_re, behind_re = _words_re(vocab.ahead), _words_re(vocab.behind)
+    cmp_re, to_re = _words_re(vocab.compare), _words_re(vocab.from_to)
+    order = sorted(range(len(claims)), key=lambda i: claims[i].start)
+    out = []
+    used_as_stated = set()
+
+    def between(i, j):
+        return text[claims[i].end:claims[j].start]
+
+    def same_par(i, j):
+        return "\n\n" not in between(i, j) and not re.search(r"\n\s*\n", between(i, j))
+
+    def prev_same(pos_idx, like, limit_chars, allow_break=False):
+        """Nearest earlier claim (in ``order``) with the same dimension as ``like``."""
+        k = pos_idx - 1
+        while k >= 0:
+            c = claims[order[k]]
+            if claims[order[pos_idx]].start - c.end > limit_chars:
+                return None
+            if not same_par(order[k], order[pos_idx]):
+                return None
+            if c.kind in OPERAND_KINDS and _same_dim(c, like) and c.list_id is None:
+                return k
+            k -= 1
+        return None
+
+    for p, zi in enumerate(order):
+        z = claims[zi]
+        if z.kind not in STATED_KINDS or z.bound:
+            continue
+        before = text[max(0, z.start - 14):z.start]
+        if p > 0:
+            before = text[max(claims[order[p - 1]].end, z.start - 14):z.start]
+        after = text[z.end:z.end + 40]
+        line_end = text.find("\n", z.end)
+        after = after if line_end < 0 else text[z.end:min(line_end, z.end + 40)]
+
+        # ---- gap: 'A … B (gap z)' / 'A - B（差距约 z）' ------------------------------------
+        if _word_near(gap_re, before) and p >= 2:
+            bi = order[p - 1]
+            b = claims[bi]
+            if b.kind in OPERAND_KINDS and not _BREAK.search(between(bi, zi).replace(" - ", " ")):
+                k = prev_same(p - 1, b, window)
+                if k is not None:
+                    ai = order[k]
+                    gap_text = between(ai, bi)
+                    if len(gap_text) <= 60 and not re.search(r"[。；;\n]", gap_text):
+                        v = check_gap(claims[ai], b, z, 0.0)
+                        out.append(Derivation("gap", zi, [ai, bi], 0, v))
+                        used_as_stated.add(zi)
+                        continue
+
+        # ---- change: 'from A to B, a z% reduction' / '从 A 降到 B，减少 z%' ---------------
+        if p >= 2:
+            bi, ai_ = order[p - 1], order[p - 2]
+            a, b = claims[ai_], claims[bi]
+            mid = between(ai_, bi)
+            tail = between(bi, zi)
+            if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
+                    and _word_near(to_re, mid) and not _BREAK.search(mid) and not re.search(r"[。；;\n]", tail)):
+                dec = _word_near(dec_re, tail + " " + after[:15]) or _word_near(dec_re, text[max(0, a.start - 20):a.start])
+                inc = _word_near(inc_re, tail + " " + after[:15])
+                direction = -1 if dec and not inc else (1 if inc and not dec else 0)
+                if direction or re.search(r"[→]|->", mid):
+                    v = check_change(a, b, z, direction, 0.0)
+                    out.append(Derivation("change", zi, [ai_, bi], direction, v))
+                    used_as_stated.add(zi)
+                    continue
+
+        # ---- than (English): 'X … z% better than … Y' -----------------------------------
+        m_ahead = re.match(r"\s*(" + ahead_re.pattern + ")", after, re.IGNORECASE)
+        m_behind = re.match(r"\s*(" + behind_re.pattern + ")", after, re.IGNORECASE)
+        m = m_ahead or m_behind
+        if m and re.search(r"\bthan\b|于", m.group()):
+            # Y: first operand after z in the same clause
+            q = p + 1
+            if q < len(order):
+                yi = order[q]
+                y = claims[yi]
+                seg = text[z.end:y.start]
+                if len(seg) <= 50 and not _BREAK.search(seg) and y.kind in OPERAND_KINDS:
+                    k = prev_same(p, y, window)
+                    if k is not None:
+                        xi = order[k]
+                        x = claims[xi]
+                        inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency") and re.search(
+                            r"faster|slower|快|慢", m.group(), re.I) is not None
+                        direction = 1 if m_ahead else -1
+                        v = check_than(x, y, z, direction, 0.0, bool(inverse))
+                        out.append(Derivation("than", zi, [xi, yi], direction, v))
+                        used_as_stated.add(zi)
+                        continue
+
+        # ---- lead (Chinese / terse): '对比 B 的 Y，X 领先约 z 倍' ----------------------------
+        lead = re.search(r"(" + ahead_re.pattern + "|" + behind_re.pattern + r")\s*(约|大约|近|about|roughly|~|～)?\s*$",
+                         before, re.IGNORECASE)
+        if lead and p >= 2:
+            yi = order[p - 1]
+            y = claims[yi]
+            pre_y = text[max(0, y.start - 16):y.start]
+            if (y.kind in OPERAND_KINDS and _word_near(cmp_re, pre_y)
+                    and len(between(yi, zi)) <= 40 and "\n" not in between(yi, zi)):
+                k = prev_same(p - 1, y, window)
+                if k is not None:
+                    xi = order[k]
+                    x = claims[xi]
+                    behind = bool(re.match(behind_re.pattern, lead.group(1), re.IGNORECASE))
+                    inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency")
+                    v = check_than(x, y, z, -1 if behind else 1, 0.0, inverse)
+                    out.append(Derivation("than", zi, [xi, yi], -1 if behind else 1, v))
+                    used_as_stated.add(zi)
+                    continue
+
+    out += find_sums(text, claims, order)
+    return out
+
+
+_PLUS = re.compile(r"^[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}$")
+_WHOLE_BEFORE = re.compile(r"^\s*[（(:：=＝]\s*$|^\s*[，,]?\s*(其中|including|of which|incl\.)\s*[:：]?\s*$", re.I)
+_WHOLE_AFTER = re.compile(r"^[^\d\n。；;|]{0,24}?[=＝]\s*$|^\s*[)）]?\s*(共计?|合计|总计|in total|total)\s*[:：]?\s*$", re.I)
+
+
+def find_sums(text: str, claims: list, order: Optional[list] = None) -> list:
+    """'W（a X + b Y）', 'a + b = W': parts joined by '+' next to a whole of the same dimension."""
+    if order is None:
+        order = sorted(range(len(claims)), key=lambda i: claims[i].start)
+    out = []
+    p = 0
+    while p < len(order):
+        # a run of claims joined by '+'
+        run = [order[p]]
+        q = p + 1
+        while q < len(order) and _PLUS.match(text[claims[order[q - 1]].end:claims[order[q]].start]) \
+                and _same_dim(claims[order[q]], claims[run[0]]):
+            run.append(order[q])
+            q += 1
+        if len(run) >= 2:
+            whole = None
+            if p > 0:
+                wi = order[p - 1]
+                gap = text[claims[wi].end:claims[run[0]].start]
+                # the text between the whole and the first part is a bracket or 'including'
+                # possibly followed by the first part's label ('（1 条 NET-new …' has none)
+                if _WHOLE_BEFORE.match(gap) and _same_dim(claims[wi], claims[run[0]]):
+                    whole = wi
+            if whole is None and q < len(order):
+                wi = order[q]
+                gap = text[claims[run[-1]].end:claims[wi].start]
+                if _WHOLE_AFTER.match(gap) and _same_dim(claims[wi], claims[run[0]]):
+                    whole = wi
+            if whole is not None:
+                parts = [claims[i] for i in run]
+                v = check_sum(parts, claims[whole], 0.0)
+                out.append(Derivation("sum", whole, run, 0, v))
+        p = q if len(run) >= 2 else p + 1
+    return out
+
+
+def rescore(d: Derivation, claims: list, approx_rel: float) -> Optional[Verdict]:
+    """Recompute a derivation's verdict with the rule's approximation margin."""
+    if d.form == "gap":
+        return check_gap(claims[d.operands[0]], claims[d.operands[1]], claims[d.stated], approx_rel)
+    if d.form == "change":
+        return check_change(claims[d.operands[0]], claims[d.operands[1]], claims[d.stated], d.direction, approx_rel)
+    if d.form == "than":
+        x, y = claims[d.operands[0]], claims[d.operands[1]]
+        inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency")
+        return check_than(x, y, claims[d.stated], d.direction, approx_rel, inverse)
+    if d.form == "sum":
+        return check_sum([claims[i] for i in d.operands], claims[d.stated], approx_rel)
+    return None
