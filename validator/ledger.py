@@ -1,0 +1,439 @@
+"""The claim ledger: an embedded SQLite store of every claim of every corpus file.
+
+Why: a corpus of years of briefings is re-read on every commit. The ledger keeps
+each file's claims with their provenance and the file's content hash, so a run
+re-extracts only the files whose content changed and a pre-commit check over a
+large corpus costs about one file's work.
+
+Use:
+    led = Ledger.for_roots(["corpus/"])          # <root>/.caveat/ledger.sqlite
+    claims_by_path = led.analyses_for(files)     # {path: [Claim]}, re-extracting changed files
+    led.claims_by_key({("speedup", "eagle-3", None)})   # only the groups a check needs
+
+Robustness: the schema is versioned (``PRAGMA user_version``, ``application_id``);
+a corrupt or foreign file is rebuilt with a one-line notice on stderr; concurrent
+runs are safe (WAL journal, busy timeout, one transaction per batch of files).
+A corpus that cannot be written (read-only checkout) gets an in-memory ledger.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import sys
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+from claims.model import Claim, Condition, Source
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
+DEFAULT_RELPATH = Path(".caveat") / "ledger.sqlite"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+# Below this many changed files, starting worker processes costs more than it saves.
+PARALLEL_MIN_FILES = 24
+
+# Claim fields stored as columns, in table order. JSON columns hold lists/dicts.
+CLAIM_COLUMNS = (
+    "path", "idx", "line", "col", "start_offset", "end_offset", "surface", "kind",
+    "value", "low", "high", "unit", "base_value", "base_low", "base_high", "base_unit",
+    "decimals", "approx", "bound", "negative", "metric", "subject", "baseline",
+    "conditions", "markers", "sources", "role", "section", "entry", "list_id",
+    "date", "lang",
+)
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS files (
+    path      TEXT PRIMARY KEY,   -- relative to the ledger's root (posix), else absolute
+    hash      TEXT NOT NULL,      -- sha256 of the file's bytes
+    size      INTEGER NOT NULL,
+    mtime_ns  INTEGER NOT NULL,   -- with size: skip hashing files that were not touched
+    lang      TEXT,
+    date      TEXT,               -- ISO date of the file (file name or front matter)
+    n_claims  INTEGER NOT NULL,
+    error     TEXT                -- one-line InputError when the file could not be read
+);
+CREATE TABLE IF NOT EXISTS claims (
+    path TEXT NOT NULL, idx INTEGER NOT NULL, line INTEGER, col INTEGER,
+    start_offset INTEGER, end_offset INTEGER, surface TEXT, kind TEXT,
+    value REAL, low REAL, high REAL, unit TEXT,
+    base_value REAL, base_low REAL, base_high REAL, base_unit TEXT,
+    decimals INTEGER, approx INTEGER, bound TEXT, negative INTEGER,
+    metric TEXT, subject TEXT, baseline TEXT,
+    conditions TEXT,              -- JSON: facet -> {{facet, value, scope, line, surface}}
+    markers TEXT,                 -- JSON list
+    sources TEXT,                 -- JSON list of {{kind, ref, line, col, rating, rating_text}}
+    role TEXT, section TEXT, entry TEXT, list_id INTEGER,
+    date TEXT, lang TEXT,
+    PRIMARY KEY (path, idx)
+);
+CREATE INDEX IF NOT EXISTS claims_key ON claims (metric, subject, baseline);
+PRAGMA user_version = {SCHEMA_VERSION};
+PRAGMA application_id = {APPLICATION_ID};
+"""
+
+
+def notice(message: str) -> None:
+    print(f"caveat: {message}", file=sys.stderr)
+
+
+def corpus_files(roots: Iterable) -> list:
+    """Every Markdown file under the roots (a file root counts as itself), sorted,
+    skipping hidden folders such as .git and .caveat."""
+    out = set()
+    for root in roots:
+        root = Path(root)
+        if root.is_file():
+            out.add(root)
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "node_modules"]
+            for name in filenames:
+                if name.lower().endswith(MARKDOWN_SUFFIXES):
+                    out.add(Path(dirpath) / name)
+    return sorted(out, key=lambda p: str(p))
+
+
+def _jsonable(obj):
+    if is_dataclass(obj):
+        return asdict(obj)
+    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, default=_jsonable, sort_keys=True)
+
+
+_DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
+
+
+def _analyze(path: str):
+    """(lang, date, claims) of one file; the claims side does all the reading."""
+    from claims.api import read_document
+    analysis = read_document(path)
+    doc = analysis.document
+    date = getattr(doc, "date", None)
+    if not date:
+        m = _DATE_IN_NAME.search(os.path.basename(path))
+        date = m.group(0) if m else None
+    return getattr(doc, "lang", None), date, analysis.claims
+
+
+def claim_row(key: str, idx: int, c: Claim, date, lang) -> tuple:
+    return (
+        key, idx, c.line, c.col, c.start, c.end, c.surface, c.kind,
+        c.value, c.low, c.high, c.unit, c.base_value, c.base_low, c.base_high, c.base_unit,
+        c.decimals, int(bool(c.approx)), c.bound, int(bool(c.negative)),
+        c.metric, c.subject, c.baseline,
+        _dumps(c.conditions or {}), _dumps(list(c.markers or [])), _dumps(list(c.sources or [])),
+        c.role, c.section, c.entry, c.list_id, date, lang,
+    )
+
+
+def _extract_job(job):
+    """Worker: read, hash and extract one file. Returns plain tuples (cheap to pickle)."""
+    key, abspath, size, mtime_ns, digest = job
+    try:
+        if digest is None:
+            digest = _hash_file(abspath)
+        lang, date, claims = _analyze(abspath)
+        rows = [claim_row(key, i, c, date, lang) for i, c in enumerate(claims)]
+        return key, digest, size, mtime_ns, lang, date, rows, None
+    except Exception as exc:   # InputError and anything the extractor trips on: recorded, run goes on
+        msg = str(exc) if exc.__class__.__name__ == "InputError" else f"{abspath}: {exc.__class__.__name__}: {exc}"
+        return key, digest or "", size, mtime_ns, None, None, [], msg
+
+
+def _hash_file(path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def row_to_claim(row) -> Claim:
+    """Rebuild a Claim (with Condition and Source objects) from a claims-table row."""
+    (path, _idx, line, col, start, end, surface, kind, value, low, high, unit,
+     base_value, base_low, base_high, base_unit, decimals, approx, bound, negative,
+     metric, subject, baseline, conditions, markers, sources, role, section, entry,
+     list_id, _date, _lang) = row
+    conds = {}
+    for facet, cd in json.loads(conditions or "{}").items():
+        conds[facet] = Condition(**cd) if isinstance(cd, dict) else cd
+    srcs = [Source(**s) if isinstance(s, dict) else s for s in json.loads(sources or "[]")]
+    return Claim(
+        path=path, line=line, col=col, start=start, end=end, surface=surface, kind=kind,
+        value=value, low=low, high=high, unit=unit, base_value=base_value, base_low=base_low,
+        base_high=base_high, base_unit=base_unit, decimals=decimals or 0, approx=bool(approx),
+        bound=bound, negative=bool(negative), subject=subject, baseline=baseline, metric=metric,
+        conditions=conds, markers=json.loads(markers or "[]"), sources=srcs, role=role,
+        section=section, entry=entry, list_id=list_id,
+    )
+
+
+class Ledger:
+    """One SQLite ledger file. Paths are stored relative to ``root`` so the ledger
+    moves with the corpus; claims come back with ``path`` as the caller named the file."""
+
+    def __init__(self, path=None, root=None, jobs: Optional[int] = None):
+        self.root = Path(root).resolve() if root else None
+        if path is None and self.root is not None:
+            path = self.root / DEFAULT_RELPATH
+        self.path = str(path) if path is not None else ":memory:"
+        self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.errors: list = []          # one-line messages of files that could not be read
+        self.stats = {"files": 0, "extracted": 0, "reused": 0, "removed": 0}
+        self.meta: dict = {}            # path -> {"date", "lang", "hash", "error"}
+        self.conn = self._open()
+
+    @classmethod
+    def for_roots(cls, roots, path=None, jobs=None) -> "Ledger":
+        roots = [Path(r) for r in roots]
+        root = next((r for r in roots if r.is_dir()), roots[0].parent if roots else Path("."))
+        return cls(path=path, root=root, jobs=jobs)
+
+    # -- opening, validating, rebuilding ---------------------------------------------
+    def _connect(self, path: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, timeout=60, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout = 60000")
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path != ":memory:":
+            try:
+                d = Path(self.path).parent
+                d.mkdir(parents=True, exist_ok=True)
+                ignore = d / ".gitignore"
+                if d.name == ".caveat" and not ignore.exists():
+                    ignore.write_text("# generated by caveat: the claim ledger is a cache\n*\n")
+            except OSError as exc:
+                notice(f"cannot write the ledger at {self.path} ({exc.strerror}); using an in-memory ledger")
+                self.path = ":memory:"
+        try:
+            conn = self._connect(self.path)
+            problem = self._check(conn)
+        except sqlite3.DatabaseError as exc:
+            conn, problem = None, f"unreadable ({exc})"
+        if problem is None:
+            return conn
+        if problem != "new":
+            if conn is not None:
+                conn.close()
+            notice(f"ledger {self.path} is {problem}; rebuilding it")
+            self._remove_files()
+            conn = self._connect(self.path)
+        self._init(conn)
+        return conn
+
+    def _check(self, conn):
+        """None when the file is our ledger at our schema version; else why not."""
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        ver = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if app == 0 and ver == 0 and not tables:
+            return "new"
+        if app != APPLICATION_ID:
+            return "not a caveat ledger"
+        if ver != SCHEMA_VERSION:
+            return f"at schema version {ver}, not {SCHEMA_VERSION}"
+        if not {"files", "claims"} <= tables:
+            return "missing its tables"
+        return None
+
+    def _init(self, conn) -> None:
+        if self.path != ":memory:":
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.DatabaseError:
+                pass
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
+
+    def _remove_files(self) -> None:
+        if self.path == ":memory:":
+            return
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            try:
+                os.remove(self.path + suffix)
+            except FileNotFoundError:
+                pass
+
+    def _rebuild(self, exc) -> None:
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass
+        notice(f"ledger {self.path} is corrupt ({exc}); rebuilding it")
+        self._remove_files()
+        self.conn = self._connect(self.path)
+        self._init(self.conn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- keys --------------------------------------------------------------------------
+    def key_of(self, path) -> str:
+        p = Path(path)
+        ap = p.resolve()
+        if self.root is not None:
+            try:
+                return ap.relative_to(self.root).as_posix()
+            except ValueError:
+                pass
+        return ap.as_posix()
+
+    # -- syncing -----------------------------------------------------------------------
+    def sync(self, files) -> dict:
+        """Bring the ledger up to date for ``files``: re-extract only those whose content
+        changed (size+mtime untouched means unchanged; otherwise the sha256 decides).
+        Returns {caller path: ledger key}."""
+        for attempt in (1, 2):
+            try:
+                return self._sync(files)
+            except sqlite3.DatabaseError as exc:
+                if attempt == 2 or isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                    raise
+                self._rebuild(exc)
+
+    def _sync(self, files) -> dict:
+        files = [str(f) for f in files]
+        keys = {f: self.key_of(f) for f in files}
+        known = {}
+        for row in self.conn.execute("SELECT path, hash, size, mtime_ns, lang, date, error FROM files"):
+            known[row[0]] = row
+        jobs, unchanged = [], []
+        for f in files:
+            key = keys[f]
+            try:
+                st = os.stat(f)
+            except OSError:
+                jobs.append((key, f, -1, -1, None))      # the worker records the InputError
+                continue
+            old = known.get(key)
+            if old is not None and old[2] == st.st_size and old[3] == st.st_mtime_ns:
+                unchanged.append(key)
+                continue
+            digest = _hash_file(f) if old is not None else None
+            if old is not None and digest == old[1]:
+                # touched but identical: refresh the stat fields, keep the claims
+                self.conn.execute("UPDATE files SET size=?, mtime_ns=? WHERE path=?",
+                                  (st.st_size, st.st_mtime_ns, key))
+                unchanged.append(key)
+                continue
+            jobs.append((key, f, st.st_size, st.st_mtime_ns, digest))
+        results = self._run_jobs(jobs)
+        self._store(results)
+        self.stats.update(files=len(files), extracted=len(jobs), reused=len(unchanged))
+        for key in unchanged:
+            r = known.get(key)
+            if r is not None:
+                self.meta[key] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[6]}
+                if r[6]:
+                    self.errors.append(r[6])
+        for r in results:
+            self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
+            if r[7]:
+                self.errors.append(r[7])
+        return keys
+
+    def _run_jobs(self, jobs) -> list:
+        if not jobs:
+            return []
+        workers = min(self.jobs, len(jobs))
+        if workers <= 1 or len(jobs) < PARALLEL_MIN_FILES:
+            return [_extract_job(j) for j in jobs]
+        import multiprocessing as mp
+        try:
+            ctx = mp.get_context("fork")
+        except ValueError:
+            ctx = mp.get_context()
+        chunk = max(1, min(64, len(jobs) // (workers * 8)))
+        with ctx.Pool(workers) as pool:
+            return list(pool.imap(_extract_job, jobs, chunksize=chunk))
+
+    def _store(self, results) -> None:
+        if not results:
+            return
+        ph = ",".join("?" * len(CLAIM_COLUMNS))
+        cur = self.conn.cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            for key, digest, size, mtime_ns, lang, date, rows, error in results:
+                cur.execute("DELETE FROM claims WHERE path=?", (key,))
+                cur.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
+                            (key, digest, size, mtime_ns, lang, date, len(rows), error))
+                cur.executemany(f"INSERT INTO claims VALUES ({ph})", rows)
+            cur.execute("COMMIT")
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+
+    def prune(self, keep_files) -> int:
+        """Forget files that are no longer in the corpus (deleted or moved)."""
+        keep = {self.key_of(f) for f in keep_files}
+        gone = [r[0] for r in self.conn.execute("SELECT path FROM files") if r[0] not in keep]
+        if gone:
+            cur = self.conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            for key in gone:
+                cur.execute("DELETE FROM claims WHERE path=?", (key,))
+                cur.execute("DELETE FROM files WHERE path=?", (key,))
+            cur.execute("COMMIT")
+        self.stats["removed"] = len(gone)
+        return len(gone)
+
+    # -- reading -----------------------------------------------------------------------
+    def analyses_for(self, files) -> dict:
+        """{path as given: [Claim]} for every file, re-extracting only changed files.
+        Files that could not be read map to [] and their message is in ``self.errors``."""
+        keys = self.sync(files)
+        by_key = {k: [] for k in keys.values()}
+        for row in self._rows_for(list(by_key)):
+            by_key[row[0]].append(row)
+        out = {}
+        for f, k in keys.items():
+            claims = []
+            for row in by_key.get(k, []):
+                c = row_to_claim(row)
+                c.path = f
+                claims.append(c)
+            out[f] = claims
+        return out
+
+    def _rows_for(self, keys):
+        cols = ",".join(CLAIM_COLUMNS)
+        for i in range(0, len(keys), 500):
+            part = keys[i:i + 500]
+            q = f"SELECT {cols} FROM claims WHERE path IN ({','.join('?' * len(part))}) ORDER BY path, idx"
+            yield from self.conn.execute(q, part)
+
+    def claims_by_key(self, keys, exclude_paths=()) -> list:
+        """Claims whose (metric, subject, baseline) is one of ``keys`` — what a one-file
+        check needs from a large corpus without loading all of it. Paths are ledger keys."""
+        cols = ",".join(CLAIM_COLUMNS)
+        exclude = {self.key_of(p) for p in exclude_paths}
+        out = []
+        for metric, subject, baseline in sorted(set(keys), key=lambda k: tuple(x or "" for x in k)):
+            q = (f"SELECT {cols} FROM claims WHERE metric IS ? AND subject IS ? AND baseline IS ?"
+                 " ORDER BY path, idx")
+            for row in self.conn.execute(q, (metric, subject, baseline)):
+                if row[0] not in exclude:
+                    out.append(row_to_claim(row))
+        return out
+
+    def rows(self, where: str = "", params=()):
+        """Raw claim rows (CLAIM_COLUMNS order) for reports and export, in a stable order."""
+        cols = ",".join(CLAIM_COLUMNS)
+        q = f"SELECT {cols} FROM claims {where} ORDER BY path, idx"
+        return self.conn.execute(q, params)
+
+    def file_rows(self):
+        return self.conn.execute(
+            "SELECT path, hash, size, lang, date, n_claims, error FROM files ORDER BY path")
