@@ -1,0 +1,28 @@
+"""Which arXiv ids a briefing cites, and which of them cannot be right."""
+from validator import arxiv
+
+
+def ids(text):
+    return [(r.id, r.line, r.problem) for r in arxiv.find_ids(text)]
+
+
+def test_malformed_ids_are_named_with_the_reason():
+    assert arxiv.check("2613.01234")[0] == "month"
+    assert arxiv.check("2610.0441")[0] == "digits"      # 2015 on: five digits
+    assert arxiv.check("1312.12345")[0] == "digits"     # before 2015: four digits
+    assert arxiv.check("1312.1234") == ("", 1312)
+    assert arxiv.check("2610.04412") == ("", 2610)
+
+
+def test_ids_only_where_the_text_says_arxiv():
+    text = ("Cited arXiv:2610.04412 and https://arxiv.org/abs/2309.06180v2.\n"
+            "Throughput rose to 1234.5678 tokens.\n"
+            "| arXiv 号 | 标题 |\n|---|---|\n| 2612.00123 | Speculative Streaming v2 |\n"
+            "```\narXiv:2613.99999\n```\n")
+    assert ids(text) == [("2610.04412", 1, ""), ("2309.06180", 1, ""), ("2612.00123", 5, "")]
+
+
+def test_months_after_the_briefing_date():
+    assert arxiv.months_after(2612, "2026-11-02") == 1
+    assert arxiv.months_after(2610, "2026-11-02") == -1
+    assert arxiv.months_after(2610, None) is None
