@@ -1,0 +1,445 @@
+"""The `caveat` command line: check, extract, rules (and lazily: warnings, report, ledger).
+
+Start-up time matters (pre-commit runs this on every commit), so this module
+imports only click at the top; each command imports what it needs when it runs,
+and commands living in other modules are registered by name and imported only
+when invoked.  Exit codes: 0 pass, 1 gate failed, 2 usage/config/input error,
+130 interrupted.  Errors are one line on stderr; tracebacks only with --debug.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+MARKDOWN_EXT = (".md", ".markdown", ".mdown", ".mkd")
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+PROGRESS_MIN_FILES = 5
+
+# name -> (module, attribute): commands other modules provide; absent module = absent command.
+LAZY_COMMANDS = {
+    "warnings": ("validator.warnings_cmd", "warnings_command"),
+    "report": ("validator.report_cmd", "report_command"),
+    "ledger": ("validator.report_cmd", "ledger_command"),
+}
+
+
+def _module_exists(name: str) -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class CaveatGroup(click.Group):
+    """Lazy subcommands, and Ctrl-C as exit 130 with one line instead of click's 'Aborted!'."""
+
+    def list_commands(self, ctx):
+        lazy = [n for n, (mod, _) in LAZY_COMMANDS.items() if _module_exists(mod)]
+        return sorted(set(super().list_commands(ctx)) | set(lazy))
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is not None or name not in LAZY_COMMANDS:
+            return cmd
+        mod_name, attr = LAZY_COMMANDS[name]
+        if not _module_exists(mod_name):
+            return None
+        import importlib
+        return getattr(importlib.import_module(mod_name), attr, None)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("caveat: interrupted", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=CaveatGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="caveat", prog_name="caveat")
+def main():
+    """Validate the quantitative claims of zh/en Markdown briefings."""
+
+
+# ------------------------------------------------------------------ helpers
+
+def expand_paths(paths) -> list:
+    """Files as given, and every Markdown file under each directory (sorted, hidden dirs skipped).
+    Paths that do not exist are kept so the run reports them as input errors."""
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = []
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+                found += [os.path.join(root, f) for f in files if f.lower().endswith(MARKDOWN_EXT)]
+            out += sorted(found)
+        else:
+            out.append(p)
+    seen, uniq = set(), []
+    for p in out:
+        k = os.path.normpath(os.path.abspath(p))
+        if k not in seen:
+            seen.add(k)
+            uniq.append(p)
+    return uniq
+
+
+def _fail(message: str, code: int = 2):
+    click.echo(f"caveat: {message}", err=True)
+    sys.exit(code)
+
+
+def _colour_wanted(stream) -> bool:
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+def _internal_error(exc: BaseException, debug: bool):
+    if debug:
+        raise exc
+    _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)")
+
+
+def _user_errors():
+    """Exception types whose message is the one line to print (exit 2)."""
+    from validator.baseline import BaselineError
+    from validator.config import ConfigError
+    types = [ConfigError, BaselineError]
+    try:
+        from validator.errors import UsageError
+        types.append(UsageError)
+    except ImportError:   # pragma: no cover - engine side not installed
+        pass
+    try:
+        from claims.errors import InputError
+        types.append(InputError)
+    except ImportError:   # pragma: no cover
+        pass
+    return tuple(types)
+
+
+# ------------------------------------------------------------------ check
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--corpus", "corpus", multiple=True, metavar="DIR",
+              help="Corpus root for cited sources and cross-document search (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--fail-on", type=click.Choice(("error", "warning", "info", "never")), default=None,
+              help="Lowest severity that fails the gate [default: warning, or config].")
+@click.option("--select", "select", multiple=True, metavar="CODES",
+              help="Only these codes, prefixes (CV3) or families (comma list, repeatable).")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+              help="Skip these codes, prefixes or families (comma list, repeatable).")
+@click.option("--rules", "rules_dirs", multiple=True, metavar="DIR",
+              help="Folder of your own rule packs, added to the built-in ones (repeatable).")
+@click.option("--config", "config_path", metavar="PATH",
+              help="Config file (pyproject.toml or .caveat.yaml); default: discovered from cwd upwards.")
+@click.option("--baseline", "baseline_path", metavar="FILE",
+              help="Accept the findings recorded in FILE; only new ones fail.")
+@click.option("--write-baseline", "write_baseline_path", metavar="FILE",
+              help="Record the current findings in FILE (then they no longer fail).")
+@click.option("--lang", type=click.Choice(("zh", "en")), default=None,
+              help="Message language (default: each document's own).")
+@click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
+def check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path, baseline_path,
+          write_baseline_path, lang, debug):
+    """Check briefings; exit 0 pass, 1 gate failed, 2 usage/config/input error."""
+    user_errors = _user_errors()
+    try:
+        code = _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
+                      baseline_path, write_baseline_path, lang)
+    except user_errors as exc:
+        if debug:
+            raise
+        _fail(str(exc))
+    except (KeyboardInterrupt, SystemExit, click.exceptions.Exit):
+        raise
+    except Exception as exc:   # a bug: one line unless --debug
+        _internal_error(exc, debug)
+    sys.exit(code)
+
+
+def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
+    """Merge config and command line into validator.options.Options.
+
+    The command line wins: --select replaces the config's select, --ignore adds to
+    it, --corpus/--rules add folders.  Meta codes (CV0xx) are handled here, not by
+    the rule packs, so they are kept out of the engine's selection."""
+    import dataclasses
+
+    from validator.gate import parse_codes
+    from validator.options import Options
+
+    sel = parse_codes(select) or list(cfg.select)
+    ign = list(cfg.ignore) + parse_codes(ignore)
+
+    def engine_side(codes):
+        return [c for c in codes if not (c.upper().startswith("CV0") and c.upper() != "CV")]
+
+    engine_sel = engine_side(sel)
+    fields = {f.name for f in dataclasses.fields(Options)}
+    kw = dict(select=(engine_sel or None) if not (sel and not engine_sel) else None,
+              ignore=engine_side(ign), severity=dict(cfg.severity), params=dict(cfg.params),
+              corpus=list(cfg.corpus) + [os.path.abspath(c) for c in corpus],
+              rules_dirs=list(cfg.rules) + list(rules_dirs),
+              fail_on=fail_on or cfg.fail_on or "warning", lang=lang or cfg.lang)
+    # pack severity/params overrides must not name meta codes
+    kw["severity"] = {c: s for c, s in kw["severity"].items() if not c.startswith("CV0")}
+    kw["params"] = {c: p for c, p in kw["params"].items() if not c.startswith("CV0")}
+    if "max_file_size" in fields and cfg.max_file_size:
+        kw["max_file_size"] = cfg.max_file_size
+    if "warnings_patterns" in fields and cfg.warnings_patterns:
+        kw["warnings_patterns"] = cfg.warnings_patterns
+    opts = Options(**{k: v for k, v in kw.items() if k in fields})
+    return opts, sel, ign
+
+
+def _run_engine(files, options, show_progress):
+    import inspect
+
+    from validator.run import check_paths
+    accepts = "progress" in inspect.signature(check_paths).parameters
+    if not (show_progress and accepts):
+        return check_paths(files, options)
+    with click.progressbar(length=len(files), label="checking", file=sys.stderr,
+                           show_pos=True) as bar:
+        return check_paths(files, options, progress=lambda *_: bar.update(1))
+
+
+def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
+           baseline_path, write_baseline_path, lang) -> int:
+    from validator import baseline as baseline_mod
+    from validator import config as config_mod
+    from validator import suppress as suppress_mod
+    from validator.gate import gate_failed, is_enabled, summarize
+
+    cfg = config_mod.load(config_path)
+    options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang)
+    if cfg.max_file_size:
+        from validator import limits
+        limits.MAX_FILE_BYTES = cfg.max_file_size
+    files = expand_paths(paths)
+    if not files:
+        _fail("no Markdown files under " + ", ".join(paths))
+    show_progress = len(files) > PROGRESS_MIN_FILES and sys.stderr.isatty() and fmt == "text"
+    result = _run_engine(files, options, show_progress)
+    analyses = dict(getattr(result, "analyses", {}) or {})
+    errors = [str(e) for e in (result.errors or [])]
+
+    # severity overrides for codes the engine does not own, and selection of every code
+    findings = []
+    for f in result.findings:
+        if not is_enabled(f.code, sel, ign, f.family, f.rule):
+            continue
+        if f.code in cfg.severity:
+            f.severity = cfg.severity[f.code]
+        findings.append(f)
+
+    def doc_of(path):
+        a = analyses.get(path)
+        if a is None:
+            norm = os.path.normpath(os.path.abspath(path))
+            a = next((v for k, v in analyses.items() if os.path.normpath(os.path.abspath(k)) == norm), None)
+        return getattr(a, "document", None)
+
+    def lang_of(path):
+        if options.lang:
+            return options.lang
+        d = doc_of(path)
+        return getattr(d, "lang", "en") if d is not None else "en"
+
+    # inline suppressions, then unused ones (CV001)
+    sups = []
+    for path, a in analyses.items():
+        d = getattr(a, "document", None)
+        if d is not None:
+            sups += suppress_mod.parse(d.text, path)
+    suppress_mod.apply(findings, sups)
+    meta = [f for f in suppress_mod.unused(sups, sel, ign, lang_of)]
+    for f in meta:
+        if f.code in cfg.severity:
+            f.severity = cfg.severity[f.code]
+    findings += meta
+
+    # baseline
+    if write_baseline_path:
+        n = baseline_mod.write(write_baseline_path, findings)
+        click.echo(f"caveat: wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {write_baseline_path}",
+                   err=True)
+        baseline_path = write_baseline_path
+    if baseline_path:
+        checked = list(analyses) or files
+        stale = baseline_mod.apply(baseline_path, findings, checked, lang_of)
+        for f in stale:
+            if is_enabled(f.code, sel, ign, f.family, f.rule):
+                if f.code in cfg.severity:
+                    f.severity = cfg.severity[f.code]
+                findings.append(f)
+
+    summary = summarize(findings, files=len(files) - len(errors) if errors else len(files),
+                        errors=len(errors), fail_on=options.fail_on)
+    for e in errors:
+        click.echo(f"caveat: {e}", err=True)
+    _emit(fmt, findings, errors, summary, doc_of, options)
+    if errors:
+        return 2
+    return 1 if gate_failed(findings, options.fail_on) else 0
+
+
+def _emit(fmt, findings, errors, summary, doc_of, options):
+    if fmt == "json":
+        from validator.render import json_out
+        click.echo(json_out.render(findings, summary, errors), nl=False)
+    elif fmt == "sarif":
+        from validator import rules_table
+        from validator.render import sarif
+        try:
+            meta = rules_table.by_code(rules_table.load(options.rules_dirs))
+        except Exception:   # the table is decoration: a pack problem was already reported by the run
+            meta = rules_table.by_code(rules_table.META_RULES)
+        click.echo(sarif.render(findings, meta, errors), nl=False)
+    elif fmt == "github":
+        from validator.render import github, text
+        line = text.summary_line(summary)
+        out, _ = github.render(findings, errors, line)
+        click.echo(out, nl=False)
+        step = os.environ.get("GITHUB_STEP_SUMMARY")
+        if step:
+            try:
+                with open(step, "a", encoding="utf-8") as fh:
+                    fh.write(github.step_summary(findings, errors, line))
+            except OSError as exc:
+                click.echo(f"caveat: cannot write $GITHUB_STEP_SUMMARY ({step}): {exc.strerror}", err=True)
+    else:
+        from validator.render import text
+        stream = click.get_text_stream("stdout")
+        if stream.isatty():
+            def line_text(path, line):
+                d = doc_of(path)
+                if d is not None:
+                    try:
+                        return d.line_text(line)
+                    except (IndexError, AttributeError):
+                        return None
+                return None
+            click.echo(text.render_terminal(findings, summary, line_text,
+                                            colour=_colour_wanted(stream)), nl=False, color=_colour_wanted(stream))
+        else:
+            click.echo(text.render_plain(findings, summary), nl=False)
+
+
+# ------------------------------------------------------------------ extract
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(("jsonl", "table")), default="jsonl", show_default=True)
+@click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
+def extract(paths, fmt, debug):
+    """Print every quantitative claim (Claim.to_dict() per line, or a table)."""
+    import json
+
+    from claims.api import read_document
+    from claims.errors import InputError
+
+    bad = 0
+    rows = []
+    out = click.get_text_stream("stdout")
+    for path in expand_paths(paths):
+        try:
+            analysis = read_document(path)
+        except InputError as exc:
+            if debug:
+                raise
+            click.echo(f"caveat: {exc}", err=True)
+            bad += 1
+            continue
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:
+            if debug:
+                raise
+            click.echo(f"caveat: {path}: internal error: {type(exc).__name__}: {exc} "
+                       f"(rerun with --debug for the traceback)", err=True)
+            bad += 1
+            continue
+        for c in analysis.claims:
+            if fmt == "jsonl":
+                out.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
+            else:
+                rows.append(c)
+    if fmt == "table":
+        click.echo(claims_table(rows), nl=False)
+    sys.exit(2 if bad else 0)
+
+
+def _num(v):
+    if v is None:
+        return ""
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def claims_table(claims) -> str:
+    """Aligned table of claims; widths count wide (CJK) characters as two columns."""
+    from validator.render.text import width
+    head = ("LOCATION", "KIND", "SURFACE", "VALUE", "UNIT", "BASE", "SUBJECT", "METRIC",
+            "CONDITIONS", "MARKERS")
+    rows = [head]
+    for c in claims:
+        value = _num(c.value) if c.value is not None else (
+            f"{_num(c.low)}–{_num(c.high)}" if c.low is not None or c.high is not None else "")
+        base = _num(c.base_value) if c.base_value is not None else (
+            f"{_num(c.base_low)}–{_num(c.base_high)}" if c.base_low is not None else "")
+        if base and c.base_unit and c.base_unit != "dimensionless":
+            base += f" {c.base_unit}"
+        conds = ",".join(sorted(c.conditions or {}))
+        rows.append((f"{c.path}:{c.line}:{c.col}", c.kind, c.surface.replace("\n", " "),
+                     ("~" if c.approx else "") + (f"{c.bound} " if c.bound else "") + value,
+                     c.unit or "", base, c.subject or "", c.metric or "", conds,
+                     ",".join(c.markers or [])))
+    widths = [max(width(str(r[i])) for r in rows) for i in range(len(head))]
+    lines = []
+    for r in rows:
+        cells = [str(v) + " " * (widths[i] - width(str(v))) for i, v in enumerate(r)]
+        lines.append("  ".join(cells).rstrip())
+    if len(rows) > 1:
+        lines.append(f"{len(rows) - 1} claim{'s' if len(rows) != 2 else ''}")
+    else:
+        lines = ["0 claims"]
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ rules
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(("table", "markdown", "json")), default="table",
+              show_default=True)
+@click.option("--rules", "rules_dirs", multiple=True, metavar="DIR",
+              help="Also list the rules of your own pack folder (repeatable).")
+@click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
+def rules(fmt, rules_dirs, debug):
+    """Print the rule table: code, family, severity, acknowledgeable, summary."""
+    from validator import rules_table
+    try:
+        rows = rules_table.load(rules_dirs)
+    except _user_errors() as exc:
+        if debug:
+            raise
+        _fail(str(exc))
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:
+        _internal_error(exc, debug)
+    render = {"table": rules_table.render_table, "markdown": rules_table.render_markdown,
+              "json": rules_table.render_json}[fmt]
+    click.echo(render(rows), nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
