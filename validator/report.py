@@ -17,14 +17,15 @@ import math
 import os
 from pathlib import Path
 
+from types import SimpleNamespace
+
+from validator import facts
 from validator.ledger import CLAIM_COLUMNS, Ledger, corpus_files
 
 REPORT_VERSION = 1
 # Figures in these blocks restate or list other figures; they are not the corpus's claims.
 NON_CLAIM_ROLES = ("warnings", "sources_table", "references")
 UNVERIFIED_MARKERS = ("unverified", "abstract_only")
-# Relative widening of an approximate figure ('~', '约', 'about'), on top of its written precision.
-APPROX_REL = 0.05
 COL = {name: i for i, name in enumerate(CLAIM_COLUMNS)}
 
 
@@ -36,63 +37,23 @@ def _num(x):
 
 
 # -- comparison of two figures of one claim key ---------------------------------------
-# This is the same test validator/facts.py applies to the contradiction rule: kept as
-# small functions here so the report explains each pair with the same reasoning.
+# The numbers and conditions are judged by validator/facts.py, the same helpers the
+# contradiction rule of `caveat check` uses, so the report and the check never disagree.
 
-def interval(fig) -> tuple:
-    """[lo, hi] in base units that the figure admits, given how it was written:
-    a range is its interval, `29%` admits 28.5–29.5%, an approximation is widened,
-    a bound is open on one side."""
-    v, lo, hi = fig["base_value"], fig["base_low"], fig["base_high"]
-    written = fig["value"] if fig["value"] is not None else (fig["low"] if fig["low"] is not None else fig["high"])
-    base_written = v if v is not None else (lo if lo is not None else hi)
-    if v is not None:
-        lo = hi = v
-    if lo is None and hi is None:
-        return None
-    lo = hi if lo is None else lo
-    hi = lo if hi is None else hi
-    if fig["negative"] and lo > 0:
-        lo, hi = -hi, -lo
-    scale = abs(base_written / written) if written not in (None, 0) and base_written is not None else 1.0
-    half = 0.5 * 10 ** -(fig["decimals"] or 0) * scale
-    lo, hi = lo - half, hi + half
-    if fig["approx"]:
-        w = APPROX_REL * max(abs(lo), abs(hi))
-        lo, hi = lo - w, hi + w
-    b = fig["bound"]
-    if b in ("gt", "ge"):
-        hi = math.inf
-    elif b in ("lt", "le"):
-        lo = -math.inf
-    return lo, hi
-
-
-def _norm(s) -> str:
-    return " ".join(str(s).lower().replace("×", "x").split())
-
-
-def condition_conflicts(a: dict, b: dict) -> list:
-    """Facets stated by both figures with different values (facets only one states do not conflict)."""
-    out = []
-    for facet in sorted(set(a) & set(b)):
-        if _norm(a[facet]) != _norm(b[facet]):
-            out.append((facet, a[facet], b[facet]))
-    return out
+def interval(fig):
+    return facts.interval(fig["_c"])
 
 
 def compare(a, b) -> tuple:
     """('agree'|'contradict'|'not_comparable', reason) for two figures of one key."""
-    if a["base_unit"] != b["base_unit"]:
+    if (a["base_unit"] or "") != (b["base_unit"] or ""):
         return "not_comparable", f"unit differs ({a['base_unit']} vs {b['base_unit']})"
-    ia, ib = interval(a), interval(b)
-    if ia is None or ib is None:
+    ia, ib = a["_iv"], b["_iv"]
+    if ia is None or ib is None or (ia[0] <= ib[1] and ib[0] <= ia[1]):
         return "agree", ""
-    if ia[0] <= ib[1] and ib[0] <= ia[1]:
-        return "agree", ""
-    conflicts = condition_conflicts(a["conditions"], b["conditions"])
-    if conflicts:
-        reason = "; ".join(f"{f} differs ({x} vs {y})" for f, x, y in conflicts)
+    _, differ = facts.compare_conditions(a["_cn"], b["_cn"])
+    if differ:
+        reason = "; ".join(f"{f} differs ({a['conditions'][f]} vs {b['conditions'][f]})" for f in sorted(differ))
         return "not_comparable", reason
     return "contradict", "values disagree beyond the precision written under the same conditions"
 
@@ -122,7 +83,14 @@ class _Paths:
 
 def _figure(row, paths: _Paths) -> dict:
     conds = json.loads(row[COL["conditions"]] or "{}")
-    return {
+    # the claim fields facts.py reads, without building a full Claim
+    c = SimpleNamespace(value=row[COL["value"]], low=row[COL["low"]], high=row[COL["high"]],
+                        base_value=row[COL["base_value"]], base_low=row[COL["base_low"]],
+                        base_high=row[COL["base_high"]], base_unit=row[COL["base_unit"]],
+                        decimals=row[COL["decimals"]], approx=bool(row[COL["approx"]]),
+                        bound=row[COL["bound"]], surface=row[COL["surface"]], conditions=conds)
+    return {"_c": c, "_cn": facts.conditions_of(c),
+        "_key": (row[COL["metric"]], row[COL["subject"]], row[COL["baseline"]]),
         "path": paths.show(row[COL["path"]]),
         "line": row[COL["line"]], "col": row[COL["col"]],
         "surface": row[COL["surface"]], "kind": row[COL["kind"]],
@@ -137,39 +105,69 @@ def _figure(row, paths: _Paths) -> dict:
     }
 
 
-def group_key(fig_row) -> tuple:
-    return (fig_row[COL["metric"]], fig_row[COL["subject"]], fig_row[COL["baseline"]])
+def group_key(row) -> str:
+    """The claim key exactly as `caveat check` groups claims (facts.claim_key)."""
+    return facts.claim_key(SimpleNamespace(metric=row[COL["metric"]], subject=row[COL["subject"]],
+                                           baseline=row[COL["baseline"]]))
+
+
+MAX_LISTED_PAIRS = 500    # per group; the counts stay exact, only the listing is cut
+
+
+def _statement(fig) -> tuple:
+    """Figures that say the same thing (same admitted interval, unit and conditions) are
+    compared once: a group of 200 restatements of one figure costs one comparison."""
+    return (fig["_iv"], fig["base_unit"], tuple(sorted(fig["_cn"].items())))
 
 
 def analyze_group(key, figs) -> dict | None:
-    """The report group for one claim key, or None when its figures all agree."""
+    """The report group for one claim key, or None when its figures all agree.
+
+    Contradicting pairs are listed figure by figure; not-comparable pairs once per pair of
+    distinct statements (their earliest figures), since every restatement repeats the reason."""
     figs.sort(key=lambda f: (f["date"] or "9999", f["path"], f["line"], f["col"]))
-    pairs = []
-    for i in range(len(figs)):
-        for j in range(i + 1, len(figs)):
-            status, reason = compare(figs[i], figs[j])
+    for f in figs:
+        f["_iv"] = interval(f)
+    stmts: dict = {}
+    for i, f in enumerate(figs):
+        stmts.setdefault(_statement(f), []).append(i)
+    order = list(stmts.values())
+    spairs = []
+    for a in range(len(order)):
+        for b in range(a + 1, len(order)):
+            status, reason = compare(figs[order[a][0]], figs[order[b][0]])
             if status != "agree":
-                pairs.append((i, j, status, reason))
-    if not pairs:
+                spairs.append((order[a], order[b], status, reason))
+    if not spairs:
         return None
     for n, f in enumerate(figs, 1):
         f["id"] = f"F{n}"
         f["superseded_by"] = None
         f["contradicts"] = []
-    for i, j, status, _ in pairs:
-        if status != "contradict":
+    pairs = []
+    n_contra = n_nc = 0
+    for ia, ib, status, reason in spairs:
+        if status == "not_comparable":
+            n_nc += 1
+            pairs.append((min(ia[0], ib[0]), max(ia[0], ib[0]), status, reason))
             continue
-        a, b = figs[i], figs[j]
-        a["contradicts"].append(b["id"])
-        b["contradicts"].append(a["id"])
-        if a["date"] and b["date"] and a["date"] != b["date"]:
-            old, new = (a, b) if a["date"] < b["date"] else (b, a)
-            # the newest contradicting source supersedes; figs are date-sorted so later wins
-            if old["superseded_by"] is None or figs[int(old["superseded_by"][1:]) - 1]["date"] <= new["date"]:
-                old["superseded_by"] = new["id"]
+        for i in ia:
+            for j in ib:
+                i2, j2 = min(i, j), max(i, j)
+                n_contra += 1
+                pairs.append((i2, j2, status, reason))
+                a, b = figs[i2], figs[j2]
+                a["contradicts"].append(b["id"])
+                b["contradicts"].append(a["id"])
+                # figs are date-sorted, so the later index is the newer source
+                if a["date"] and b["date"] and a["date"] < b["date"]:
+                    cur = a["superseded_by"]
+                    if cur is None or int(cur[1:]) < j2 + 1:
+                        a["superseded_by"] = b["id"]
+    pairs.sort(key=lambda p: (p[2] != "contradict", p[0], p[1]))
     out_figs = []
     for f in figs:
-        lo_hi = interval(f)
+        lo_hi = f["_iv"]
         out_figs.append({
             "id": f["id"], "path": f["path"], "line": f["line"], "col": f["col"],
             "surface": f["surface"], "kind": f["kind"],
@@ -177,16 +175,18 @@ def analyze_group(key, figs) -> dict | None:
             "unit": f["base_unit"],
             "admits": [_num(lo_hi[0]), _num(lo_hi[1])] if lo_hi else None,
             "conditions": f["conditions"], "markers": f["markers"], "role": f["role"],
-            "date": f["date"], "contradicts": f["contradicts"], "superseded_by": f["superseded_by"],
+            "date": f["date"], "contradicts": sorted(set(f["contradicts"]), key=lambda x: int(x[1:])),
+            "superseded_by": f["superseded_by"],
         })
-    metric, subject, baseline = key
+    metric, subject, baseline = figs[0]["_key"]
     return {
         "key": {"metric": metric, "subject": subject, "baseline": baseline},
+        "contradictions": n_contra,
+        "not_comparable": n_nc,
         "figures": out_figs,
         "pairs": [{"a": figs[i]["id"], "b": figs[j]["id"], "status": s, "reason": r}
-                  for i, j, s, r in pairs],
-        "contradictions": sum(1 for p in pairs if p[2] == "contradict"),
-        "not_comparable": sum(1 for p in pairs if p[2] == "not_comparable"),
+                  for i, j, s, r in pairs[:MAX_LISTED_PAIRS]],
+        "pairs_omitted": max(0, len(pairs) - MAX_LISTED_PAIRS),
     }
 
 
@@ -218,7 +218,7 @@ def build_report(roots, ledger: Ledger | None = None) -> dict:
                 continue
             groups.setdefault(group_key(row), []).append(_figure(row, paths))
         out_groups = []
-        for key in sorted(groups, key=lambda k: tuple(x or "" for x in k)):
+        for key in sorted(groups):
             if len(groups[key]) < 2:
                 continue
             g = analyze_group(key, groups[key])

@@ -1,0 +1,148 @@
+"""The claim ledger: re-extracts only changed files, survives corrupt or foreign files and
+concurrent writers, and keeps every claim's provenance.
+
+The extractor is replaced by a counting stand-in here: these tests are about what the
+ledger stores and when it re-reads, not about extraction (tests/claims covers that)."""
+from __future__ import annotations
+
+import multiprocessing as mp
+import re
+import sqlite3
+
+import pytest
+
+from claims.model import Claim, Condition, Source
+import validator.ledger as L
+
+FIG = re.compile(r"(\w+) speedup (\d+(?:\.\d+)?)x(?: on (\w+))?")
+CALLS: list = []
+
+
+def fake_analyze(path):
+    CALLS.append(path)
+    text = open(path, encoding="utf-8").read()
+    out = []
+    for m in FIG.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        conds = {"hardware": Condition("hardware", m.group(3), "sentence", line, m.group(3))} if m.group(3) else {}
+        out.append(Claim(path=path, line=line, col=m.start() - text.rfind("\n", 0, m.start()), start=m.start(),
+                         end=m.end(), surface=m.group(0), kind="ratio", value=float(m.group(2)),
+                         base_value=float(m.group(2)), decimals=len(m.group(2).partition(".")[2]),
+                         subject=m.group(1).lower(), metric="speedup", conditions=conds,
+                         markers=["unverified"] if "TBD" in text else [],
+                         sources=[Source("path", "inbox/a.md", line)], role="body"))
+    return "en", "2026-11-02", out
+
+
+@pytest.fixture
+def corpus(tmp_path, monkeypatch):
+    monkeypatch.setattr(L, "_analyze", fake_analyze)
+    CALLS.clear()
+    root = tmp_path / "corpus"
+    (root / "notes").mkdir(parents=True)
+    for i in range(5):
+        (root / "notes" / f"n{i}.md").write_text(f"# note {i}\neagle speedup {2 + i}.4x on H100\n", encoding="utf-8")
+    return root
+
+
+def test_warm_run_reextracts_only_the_changed_file(corpus):
+    files = L.corpus_files([corpus])
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        first = led.analyses_for(files)
+    assert len(CALLS) == 5 and all(len(v) == 1 for v in first.values())
+    assert (corpus / ".caveat" / "ledger.sqlite").exists()
+    CALLS.clear()
+    changed = corpus / "notes" / "n3.md"
+    changed.write_text("# note 3\neagle speedup 9.9x on H200\nmedusa speedup 1.5x\n", encoding="utf-8")
+    (corpus / "notes" / "n1.md").touch()          # touched, same content: not re-extracted
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        second = led.analyses_for(files)
+    assert CALLS == [str(changed)]
+    assert [c.surface for c in second[str(changed)]] == ["eagle speedup 9.9x on H200", "medusa speedup 1.5x"]
+    c = second[str(changed)][0]
+    assert (c.path, c.line, c.metric, c.subject, c.conditions["hardware"].value, c.sources[0].ref) == \
+        (str(changed), 2, "speedup", "eagle", "H200", "inbox/a.md")
+    assert second[str(corpus / "notes" / "n0.md")][0].value == 2.4
+
+
+def test_claims_by_key_reads_only_the_group(corpus):
+    files = L.corpus_files([corpus])
+    (corpus / "notes" / "m.md").write_text("medusa speedup 1.5x\n", encoding="utf-8")
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        led.sync(L.corpus_files([corpus]))
+        got = led.claims_by_key({("speedup", "medusa", None)})
+        assert [c.surface for c in got] == ["medusa speedup 1.5x"]
+        assert len(led.claims_by_key({("speedup", "eagle", None)}, exclude_paths=files[:2])) == 3
+
+
+@pytest.mark.parametrize("damage", ["garbage", "foreign", "old_version"])
+def test_corrupt_or_foreign_ledger_is_rebuilt_with_a_notice(corpus, capsys, damage):
+    path = corpus / ".caveat" / "ledger.sqlite"
+    path.parent.mkdir()
+    if damage == "garbage":
+        path.write_bytes(b"this is not a database" * 100)
+    else:
+        con = sqlite3.connect(path)
+        con.execute("CREATE TABLE notes (x)")
+        if damage == "old_version":
+            con.execute(f"PRAGMA application_id = {L.APPLICATION_ID}")
+            con.execute("PRAGMA user_version = 0")
+        con.commit()
+        con.close()
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        got = led.analyses_for(L.corpus_files([corpus]))
+    assert sum(len(v) for v in got.values()) == 5
+    err = capsys.readouterr().err
+    assert "rebuilding" in err and str(path) in err and "Traceback" not in err
+    with L.Ledger.for_roots([corpus], jobs=1) as led:      # and it is healthy afterwards
+        led.analyses_for(L.corpus_files([corpus]))
+    assert "rebuilding" not in capsys.readouterr().err
+
+
+def test_unwritable_location_falls_back_to_memory(corpus, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with L.Ledger(blocker / "sub" / "ledger.sqlite", root=corpus, jobs=1) as led:
+        got = led.analyses_for(L.corpus_files([corpus]))
+    assert sum(len(v) for v in got.values()) == 5
+    assert "in-memory" in capsys.readouterr().err
+
+
+def _writer(args):
+    root, n = args
+    with L.Ledger.for_roots([root], jobs=1) as led:
+        for k in range(n):
+            f = root / "notes" / f"n{k % 5}.md"
+            f.write_text(f"eagle speedup {k}.5x\n", encoding="utf-8")
+            led.analyses_for(L.corpus_files([root]))
+    return True
+
+
+def test_concurrent_runs_do_not_corrupt_the_ledger(corpus):
+    ctx = mp.get_context("fork")
+    with ctx.Pool(3) as pool:
+        assert all(pool.map(_writer, [(corpus, 8)] * 3))
+    con = sqlite3.connect(corpus / ".caveat" / "ledger.sqlite")
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    # every file has exactly the claims of one extraction of it
+    rows = con.execute("SELECT f.path, f.n_claims, count(c.idx) FROM files f LEFT JOIN claims c "
+                       "ON c.path = f.path GROUP BY f.path").fetchall()
+    assert len(rows) == 5 and all(n == k for _, n, k in rows)
+
+
+def test_parallel_extraction_matches_serial(corpus):
+    for i in range(5, 40):
+        (corpus / "notes" / f"n{i}.md").write_text(f"eagle speedup {i}.1x on H100\n", encoding="utf-8")
+    files = L.corpus_files([corpus])
+    with L.Ledger(":memory:", root=corpus, jobs=1) as a, L.Ledger(":memory:", root=corpus, jobs=2) as b:
+        serial, parallel = a.analyses_for(files), b.analyses_for(files)
+    assert {k: [c.to_dict() for c in v] for k, v in serial.items()} == \
+        {k: [c.to_dict() for c in v] for k, v in parallel.items()}
+
+
+def test_unreadable_file_is_recorded_not_raised(corpus):
+    bad = corpus / "notes" / "missing.md"
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        got = led.analyses_for([bad])
+    assert got == {str(bad): []}
+    assert len(led.errors) == 1 and "missing.md" in led.errors[0]
