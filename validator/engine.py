@@ -32,7 +32,7 @@ from durable import engine as _de
 from .errors import EngineError
 from .packs import evaluate
 
-MAX_SESSION_FACTS = 20_000
+from .limits import MAX_FACTS_PER_SESSION as MAX_SESSION_FACTS  # noqa: E402
 _SCALARS = (str, int, float, bool)
 
 _host = None

@@ -12,11 +12,13 @@ from __future__ import annotations
 import yaml
 
 from .errors import UsageError
+from .limits import MAX_PACK_BYTES, MAX_YAML_DEPTH
 
 # Expanded node count above which a document is refused (aliases are counted every
 # time they are used, so a bomb of 9 levels × 9 references is ~400 million).
 MAX_NODES = 100_000
-MAX_DEPTH = 100
+MAX_DEPTH = MAX_YAML_DEPTH
+MAX_BYTES = max(MAX_PACK_BYTES, 2_000_000)   # config and case files may exceed one pack
 
 _T = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_T + "str", _T + "int", _T + "float", _T + "bool", _T + "null"}
@@ -158,11 +160,11 @@ def load_file(path) -> object:
     p = str(path)
     try:
         with open(p, "rb") as fh:
-            raw = fh.read(2_000_001)
+            raw = fh.read(MAX_BYTES + 1)
     except OSError as e:
         raise UsageError(f"{p}: cannot read: {e.strerror or e}") from None
-    if len(raw) > 2_000_000:
-        raise UsageError(f"{p}: YAML file larger than 2 MB")
+    if len(raw) > MAX_BYTES:
+        raise UsageError(f"{p}: YAML file larger than {MAX_BYTES} bytes")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -1,0 +1,145 @@
+"""The corpus: roots against which cited sources resolve and across which figures are compared.
+
+``--corpus DIR`` (repeatable) names folders of earlier briefings, inbox notes and
+knowledge files. Every Markdown file under them is analysed once (lazily, cached by
+real path, shared with the files being checked), symlink loops are skipped, and
+claims are indexed by claim key so cross-document checks look up one key instead of
+scanning the corpus.
+"""
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable, Optional
+
+from .facts import claim_key
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
+_SKIP_DIRS = {"node_modules", "__pycache__"}
+
+
+def markdown_files(root) -> list:
+    """Every Markdown file under ``root`` (a file counts as itself), sorted; hidden folders
+    and symlink loops skipped. Paths keep the root as the caller wrote it."""
+    root = str(root)
+    if os.path.isfile(root):
+        return [root]
+    out, seen_dirs = [], set()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen_dirs:          # a symlink back up the tree: already walked
+            dirnames[:] = []
+            continue
+        seen_dirs.add(real)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(filenames):
+            if name.lower().endswith(MARKDOWN_SUFFIXES) and not name.startswith("."):
+                p = os.path.join(dirpath, name)
+                if os.path.isfile(p):
+                    out.append(p)
+    return out
+
+
+class Corpus:
+    """Corpus roots, their analysed files (lazily) and a claim index by key."""
+
+    def __init__(self, roots, analyze: Callable, errors: Optional[list] = None):
+        """``analyze(path) -> Analysis`` (raises ``InputError`` for a bad file, recorded in
+        ``errors`` once, and the file is left out)."""
+        self.roots = [str(r) for r in roots]
+        self._analyze = analyze
+        self._analyses: dict = {}       # realpath -> Analysis | None
+        self._display: dict = {}        # realpath -> path as listed under its root
+        self._index = None
+        self.errors = errors if errors is not None else []
+        self._files = None
+
+    # -------------------------------------------------------------- files
+    def files(self) -> list:
+        if self._files is None:
+            files = []
+            for r in self.roots:
+                for p in markdown_files(r):
+                    real = os.path.realpath(p)
+                    if real not in self._display:
+                        self._display[real] = p
+                        files.append(p)
+            self._files = files
+        return self._files
+
+    def resolve(self, ref: str, from_path: Optional[str] = None) -> Optional[str]:
+        """The file a cited ``ref`` names: relative to each corpus root, then to the citing
+        file's folder. None when it is not there (or no corpus was given)."""
+        ref = (ref or "").strip().strip("`'\"").strip()
+        if not ref or "://" in ref:
+            return None
+        ref = ref.split("#", 1)[0]
+        cands = []
+        if os.path.isabs(ref):
+            cands.append(ref)
+        else:
+            cands += [os.path.join(r if os.path.isdir(r) else os.path.dirname(r), ref)
+                      for r in self.roots]
+            if from_path:
+                cands.append(os.path.join(os.path.dirname(from_path), ref))
+        for c in cands:
+            if os.path.isfile(c):
+                real = os.path.realpath(c)
+                self.files()
+                return self._display.get(real, os.path.normpath(c))
+        return None
+
+    # -------------------------------------------------------------- analyses
+    def add(self, path: str, analysis) -> None:
+        """Share an analysis made elsewhere (a file being checked that is also in the corpus)."""
+        self._analyses[os.path.realpath(path)] = analysis
+
+    def analysis(self, path: str):
+        real = os.path.realpath(path)
+        if real not in self._analyses:
+            try:
+                self._analyses[real] = self._analyze(self._display.get(real, path))
+            except Exception as e:  # noqa: BLE001 - InputError and friends: one line, go on
+                self._analyses[real] = None
+                self.errors.append(str(e))
+        return self._analyses[real]
+
+    def display_path(self, path: str) -> str:
+        return self._display.get(os.path.realpath(path), path)
+
+    # -------------------------------------------------------------- index
+    def _build_index(self):
+        idx = defaultdict(list)
+        for p in self.files():
+            a = self.analysis(p)
+            if a is None:
+                continue
+            for c in a.claims:
+                k = claim_key(c)
+                if k:
+                    idx[k].append((p, c))
+        self._index = dict(idx)
+
+    def by_key(self, key: str, exclude: Optional[str] = None) -> list:
+        """[(path, claim)] of corpus claims with ``key``, leaving out the file ``exclude``."""
+        if not key:
+            return []
+        if self._index is None:
+            self._build_index()
+        items = self._index.get(key, [])
+        if exclude is None:
+            return list(items)
+        ex = os.path.realpath(exclude)
+        return [(p, c) for p, c in items if os.path.realpath(p) != ex]
+
+
+def relpath_in(path: str, roots) -> str:
+    """``path`` relative to the first root containing it (for messages), else as given."""
+    real = Path(os.path.realpath(path))
+    for r in roots:
+        try:
+            return str(real.relative_to(os.path.realpath(r)))
+        except ValueError:
+            continue
+    return path

@@ -1,0 +1,76 @@
+"""Acknowledgement: does the briefing's own warnings section already cover a finding?
+
+A warnings entry (the blocks of a section whose role is ``warnings``) covers a finding
+when it names the same figure — the same surface text, or a figure with the same
+normalized value and unit — or the same arXiv id, or the same entity (the subject
+of the finding's figure) in an entry that also speaks of a figure of the same kind.
+Covered findings are ``acknowledged``: reported, but they do not fail the gate.
+"""
+from __future__ import annotations
+
+import re
+
+from .facts import norm_text, values_agree
+
+_ARXIV = re.compile(r"(?<![\d.])\d{4}\.\d{4,5}(?:v\d+)?(?![\d.])")
+
+
+def _warning_blocks(doc) -> list:
+    return [b for b in doc.blocks if b.role == "warnings"]
+
+
+def _claim_at(finding, analysis):
+    for c in analysis.claims:
+        if c.line == finding.line and c.col == finding.col:
+            return c
+    for c in analysis.claims:
+        if c.line == finding.line and c.surface == finding.surface:
+            return c
+    return None
+
+
+def _entry_groups(doc, blocks) -> list:
+    """Warnings blocks grouped per entry (or per block when entries are unknown)."""
+    groups = {}
+    for b in blocks:
+        groups.setdefault(b.entry if b.entry is not None else ("b", b.start), []).append(b)
+    return list(groups.values())
+
+
+def covered(finding, analysis) -> bool:
+    """True when the warnings section of ``analysis`` already names what ``finding`` is about."""
+    doc = analysis.document
+    blocks = _warning_blocks(doc)
+    if not blocks:
+        return False
+    text = "\n".join(b.text for b in blocks)
+    surface = (finding.surface or "").strip()
+    # the finding is itself in the warnings section: the author has disclosed it
+    if any(b.line <= finding.line <= max(b.line, b.line + b.text.count("\n")) for b in blocks):
+        return True
+    ids = _ARXIV.findall(surface)
+    if ids:
+        return any(i in text for i in ids)
+    if surface and len(norm_text(surface)) >= 2 and surface in text:
+        return True
+    claim = _claim_at(finding, analysis)
+    if claim is None:
+        return bool(surface) and norm_text(surface) in norm_text(text) and len(norm_text(surface)) >= 4
+    starts = [(b.start, b.end) for b in blocks]
+    wclaims = [c for c in analysis.claims if c is not claim
+               and (c.role == "warnings" or any(s <= c.start < e for s, e in starts))]
+    subject = norm_text(claim.subject)
+    for group in _entry_groups(doc, blocks):
+        gtext = norm_text(" ".join(b.text for b in group))
+        spans = [(b.start, b.end) for b in group]
+        gclaims = [c for c in wclaims if any(s <= c.start < e for s, e in spans)]
+        for c in gclaims:
+            same_value = values_agree(c, claim, approx_rel=0.0)
+            if same_value and (c.kind == claim.kind):
+                # the same number; when both name their subject it must be the same one
+                if not (subject and c.subject and norm_text(c.subject) != subject):
+                    return True
+        if subject and len(subject) >= 3 and subject in gtext:
+            if any(c.kind == claim.kind for c in gclaims) or not gclaims:
+                return True
+    return False

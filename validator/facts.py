@@ -1,0 +1,251 @@
+"""Facts: what kinds need from an analysed document, computed once in Python.
+
+The ``Context`` handed to every kind, the claim key ``(metric, subject, baseline)``
+that groups claims (grouping happens here, in Python, so the rule engine never sees
+an all-pairs join), and the numeric helpers every kind shares: a claim as an
+interval in base units with the tolerance its written precision implies (statcheck /
+GRIM style: ``29%`` admits 28.5–29.5%, ``约 29%`` more), condition compatibility,
+and the base fact fields (``path, line, col, end_line, end_col, surface, key``).
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from typing import Optional
+
+_DIGITS = re.compile(r"\d[\d,，]*(?:\.\d+)?")
+_NORM = re.compile(r"[\W_]+", re.UNICODE)
+
+# Facet values that carry no information about the setup.
+_EMPTY = {"", "none", "na", "n/a", "unknown", "unspecified"}
+
+
+def norm_text(s) -> str:
+    """Lowercase, punctuation and spaces removed: 'Llama 3.1-70B' == 'llama3170b'."""
+    return _NORM.sub("", str(s or "")).lower()
+
+
+def claim_key(claim) -> Optional[str]:
+    """'metric|subject|baseline' normalized, or None when the claim lacks metric or subject."""
+    if not claim.metric or not claim.subject:
+        return None
+    return "|".join((norm_text(claim.metric), norm_text(claim.subject), norm_text(claim.baseline)))
+
+
+def base_fact(claim, doc=None) -> dict:
+    """The fields every fact carries, for a fact about ``claim``."""
+    end_line, end_col = claim.line, claim.col + len(claim.surface)
+    if doc is not None and doc.line_starts:
+        try:
+            end_line, end_col = doc.line_col(claim.end)
+        except Exception:  # noqa: BLE001 - offsets from an older text: keep the estimate
+            pass
+    return {"path": claim.path or (doc.path if doc is not None else ""), "line": claim.line,
+            "col": claim.col, "end_line": end_line, "end_col": end_col,
+            "surface": claim.surface, "key": claim_key(claim) or ""}
+
+
+def evidence_of(claim, note: str, path: Optional[str] = None) -> dict:
+    return {"path": path or claim.path or "", "line": claim.line, "col": claim.col,
+            "surface": claim.surface, "note": note}
+
+
+# ---------------------------------------------------------------- numbers
+
+def _scale(claim) -> float:
+    """Factor from the number as written to ``value`` (1.2 万 -> 10,000; 16,200 -> 1)."""
+    m = _DIGITS.search(claim.surface or "")
+    if not m:
+        return 1.0
+    try:
+        written = float(m.group(0).replace(",", "").replace("，", ""))
+    except ValueError:
+        return 1.0
+    v = claim.value if claim.value is not None else claim.low
+    if not written or v is None:
+        return 1.0
+    ratio = abs(v) / written
+    # only powers of ten are scale words; anything else means the surface's first number
+    # is not the mantissa (e.g. '1/3'), so keep the written precision as is
+    if ratio > 0 and abs(math.log10(ratio) - round(math.log10(ratio))) < 1e-6:
+        return ratio
+    return 1.0
+
+
+def interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
+    """(low, high) in base units, widened by the precision as written.
+
+    Half a unit of the last written digit on each side (statcheck/GRIM); an approximate
+    figure (~, 约, about) is widened further to ``approx_rel`` of its size; a bound
+    (>, 超过, up to) is open on one side; signs are ignored (direction words vary)."""
+    def base(v):
+        if v is None:
+            return None
+        if claim.value is not None and claim.base_value is not None and claim.value:
+            return v * (claim.base_value / claim.value)
+        if claim.low is not None and claim.base_low is not None and claim.low:
+            return v * (claim.base_low / claim.low)
+        if claim.high is not None and claim.base_high is not None and claim.high:
+            return v * (claim.base_high / claim.high)
+        return v
+    if claim.value is not None:
+        lo = hi = abs(claim.value)
+    elif claim.low is not None and claim.high is not None:
+        lo, hi = sorted((abs(claim.low), abs(claim.high)))
+    else:
+        return None
+    tol = 0.5 * 10 ** (-(claim.decimals or 0)) * _scale(claim)
+    if claim.approx:
+        tol = max(tol, approx_rel * hi)
+    lo, hi = lo - tol, hi + tol
+    if claim.bound in ("gt", "ge"):
+        hi = math.inf
+    elif claim.bound in ("lt", "le"):
+        lo = -math.inf
+    blo, bhi = base(lo) if lo != -math.inf else lo, base(hi) if hi != math.inf else hi
+    if blo is None or bhi is None:
+        return None
+    return (min(blo, bhi), max(blo, bhi))
+
+
+_KIND_CLASS = {"duration": "latency"}
+
+
+def _kind_class(c) -> str:
+    return _KIND_CLASS.get(c.kind, c.kind)
+
+
+def values_agree(a, b, approx_rel: float = 0.1) -> Optional[bool]:
+    """True/False when both figures have values in the same base unit, None otherwise."""
+    if (a.base_unit or "") != (b.base_unit or "") or _kind_class(a) != _kind_class(b):
+        return None
+    ia, ib = interval(a, approx_rel), interval(b, approx_rel)
+    if ia is None or ib is None:
+        return None
+    return ia[0] <= ib[1] and ib[0] <= ia[1]
+
+
+# ---------------------------------------------------------------- conditions
+
+def conditions_of(claim) -> dict:
+    """facet -> normalized value, for the facets that say something."""
+    out = {}
+    for facet, cond in (claim.conditions or {}).items():
+        v = cond.get("value") if isinstance(cond, dict) else getattr(cond, "value", cond)
+        n = norm_text(v)
+        if n not in _EMPTY:
+            out[facet] = n
+    return out
+
+
+def condition_lines(claim) -> list:
+    """[(facet, line, surface)] where the claim's conditions were stated."""
+    out = []
+    for facet, cond in (claim.conditions or {}).items():
+        if isinstance(cond, dict):
+            out.append((facet, cond.get("line") or claim.line, cond.get("surface") or cond.get("value", "")))
+        else:
+            out.append((facet, getattr(cond, "line", claim.line) or claim.line,
+                        getattr(cond, "surface", "") or getattr(cond, "value", "")))
+    return out
+
+
+def same_facet_value(a: str, b: str) -> bool:
+    """'8xh100' and 'h100' name the same hardware; 'llama3170b' and 'llama318b' do not."""
+    return a == b or (len(a) >= 3 and len(b) >= 3 and (a.endswith(b) or b.endswith(a)
+                                                         or a.startswith(b) or b.startswith(a))
+                      and _same_numbers(a, b))
+
+
+def _same_numbers(a: str, b: str) -> bool:
+    # 'h100' vs '8xh100': the shorter one's digit groups must all appear in the longer
+    na, nb = re.findall(r"\d+", a), re.findall(r"\d+", b)
+    short, long_ = (na, nb) if len(a) <= len(b) else (nb, na)
+    return all(x in long_ for x in short)
+
+
+def compare_conditions(ca: dict, cb: dict) -> tuple:
+    """(shared_equal, differing facets) between two normalized condition dicts."""
+    shared = [f for f in ca if f in cb]
+    differ = [f for f in shared if not same_facet_value(ca[f], cb[f])]
+    return len(shared) - len(differ), differ
+
+
+# ---------------------------------------------------------------- context
+
+class Context:
+    """What a kind sees: the current analysis, the corpus, the message language."""
+
+    def __init__(self, analysis, corpus=None, lang: Optional[str] = None, options=None):
+        self.analysis = analysis
+        self.corpus = corpus
+        doc = analysis.document
+        self.lang = lang or (doc.lang if doc.lang in ("zh", "en") else "en")
+        self.options = options
+        self._groups = None
+        self._covered = None
+        self._entries = {e.label: e for e in doc.entries} if doc.entries else {}
+
+    @property
+    def document(self):
+        return self.analysis.document
+
+    @property
+    def path(self) -> str:
+        return self.analysis.document.path
+
+    def groups(self) -> dict:
+        """Claim key -> this document's claims with that key (claims without a key left out)."""
+        if self._groups is None:
+            g = defaultdict(list)
+            for c in self.analysis.claims:
+                k = claim_key(c)
+                if k:
+                    g[k].append(c)
+            self._groups = dict(g)
+        return self._groups
+
+    def entry_of(self, claim):
+        return self._entries.get(claim.entry) if claim.entry else None
+
+    def markers_of(self, claim) -> set:
+        """The claim's markers plus those of its entry."""
+        m = set(claim.markers or ())
+        e = self.entry_of(claim)
+        if e is not None:
+            m |= set(e.markers or ())
+        return m
+
+    def gap_claims(self) -> set:
+        """Indices of claims that are the stated gap of a comparison (derived, not sourced)."""
+        out = set()
+        for comp in self.analysis.comparisons or ():
+            if comp.gap is not None:
+                out.add(comp.gap)
+        return out
+
+    def external(self, key: str) -> list:
+        """Claims with ``key`` in other corpus documents: [(path, claim)]."""
+        if self.corpus is None:
+            return []
+        return self.corpus.by_key(key, exclude=self.path)
+
+    def cited_analyses(self, claim) -> list:
+        """[(path, Analysis)] of the claim's cited sources that resolve in the corpus."""
+        if self.corpus is None:
+            return []
+        out, seen = [], set()
+        for s in claim.sources or ():
+            kind = s.get("kind") if isinstance(s, dict) else getattr(s, "kind", "")
+            ref = s.get("ref") if isinstance(s, dict) else getattr(s, "ref", "")
+            if kind != "path":
+                continue
+            p = self.corpus.resolve(ref, self.path)
+            if p is None or p in seen:
+                continue
+            seen.add(p)
+            a = self.corpus.analysis(p)
+            if a is not None:
+                out.append((p, a))
+        return out

@@ -1,0 +1,116 @@
+"""Precondition kind (CV1xx): a performance figure cited without the setup it depends on.
+
+One fact per figure whose metric has a policy (``params.required``: metric -> facets
+it needs, e.g. ``throughput: [hardware, model]``) or that is marked conditional
+(条件性 / conditional). ``missing_count`` counts required facets the figure's
+conditions lack; ``present_count`` counts all facets it has. When the same figure
+for the same subject is stated elsewhere — in this document or the corpus — with the
+missing conditions, the fact carries that place as evidence and the message says where.
+"""
+from __future__ import annotations
+
+from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agree
+
+NAME = "precondition.missing_facets"
+FAMILY = "precondition"
+PARAMS = {"required": dict, "roles": list, "approx_rel": float}
+DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1}
+FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missing_count": int,
+          "present_count": int, "conditional": bool, "has_evidence": bool}
+WHEN = {"all": [{"field": "missing_count", "gt": 0}, {"field": "conditional", "eq": False}]}
+VARS = {"subject", "metric_name", "missing", "where", "evidence_path", "evidence_line"}
+
+FACET_NAMES = {
+    "zh": {"hardware": "硬件", "model": "模型", "workload": "负载", "dataset": "数据集",
+           "concurrency": "并发", "precision": "精度", "context_length": "上下文长度",
+           "batch_size": "batch size"},
+    "en": {"hardware": "hardware", "model": "model", "workload": "workload", "dataset": "dataset",
+           "concurrency": "concurrency", "precision": "precision",
+           "context_length": "context length", "batch_size": "batch size"},
+}
+METRIC_NAMES = {
+    "zh": {"throughput": "吞吐", "throughput_lead": "领先幅度", "speedup": "加速比", "latency": "延迟",
+           "latency_p99": "P99 延迟", "ttft": "首 token 延迟", "tpot": "每 token 延迟",
+           "hit_rate": "命中率", "memory": "显存/内存占用"},
+    "en": {"throughput": "throughput", "throughput_lead": "lead", "speedup": "speedup",
+           "latency": "latency", "latency_p99": "P99 latency", "ttft": "time to first token",
+           "tpot": "time per output token", "hit_rate": "hit rate", "memory": "memory"},
+}
+
+
+def _join(items, lang):
+    return ("、" if lang == "zh" else ", ").join(items)
+
+
+def _find_evidence(claim, key, missing, ctx, approx_rel):
+    """Best other statement of the same figure that has (some of) the missing facets:
+    same key, values agreeing; this document first, then the corpus."""
+    if not key or not missing:
+        return None
+    cands = [(ctx.path, c) for c in ctx.groups().get(key, []) if c is not claim]
+    cands += ctx.external(key)
+    best, best_score = None, 0
+    for path, c in cands:
+        if values_agree(c, claim, approx_rel) is not True:
+            continue
+        conds = conditions_of(c)
+        score = sum(1 for f in missing if f in conds)
+        if score > best_score:
+            best, best_score = (path, c), score
+    return best
+
+
+def facts(rule, ctx):
+    required = rule.params.get("required") or {}
+    roles = set(rule.params.get("roles") or ())
+    approx_rel = float(rule.params.get("approx_rel", 0.1))
+    lang = ctx.lang
+    for claim in ctx.analysis.claims:
+        if claim.role not in roles:
+            continue
+        markers = ctx.markers_of(claim)
+        conditional = "conditional" in markers
+        need = list(required.get(claim.metric or "", ()) or ())
+        if not need and not conditional:
+            continue
+        conds = conditions_of(claim)
+        missing = [f for f in need if f not in conds]
+        key = claim_key(claim)
+        ev = _find_evidence(claim, key, missing, ctx, approx_rel) if missing else None
+        evidence, where, ev_path, ev_line = [], "", "", 0
+        if ev is not None:
+            path, c = ev
+            note = "states the conditions" if lang == "en" else "给出了条件"
+            if ctx.corpus is not None and path != ctx.path:
+                shown = ctx.corpus.display_path(path)
+            else:
+                shown = path
+            line = min([c.line] + [getattr(v, "line", None) or (v.get("line") if isinstance(v, dict) else c.line)
+                                   for v in (c.conditions or {}).values()])
+            line = line or c.line
+            evidence.append(evidence_of(c, note, shown))
+            if line != c.line:  # where the conditions themselves are written
+                evidence.append({"path": shown, "line": line, "col": 1, "surface": "",
+                                 "note": note})
+            ev_path, ev_line = shown, line
+            if path == ctx.path:
+                where = (f"；第 {line} 行给出了条件" if lang == "zh"
+                         else f"; the conditions are stated at line {line}")
+            else:
+                where = (f"；{shown}:{line} 给出了条件" if lang == "zh"
+                         else f"; {shown}:{line} states the conditions")
+        fact = base_fact(claim, ctx.document)
+        fact.update({
+            "metric": claim.metric or "", "kind": claim.kind, "role": claim.role,
+            "required_count": len(need), "missing_count": len(missing),
+            "present_count": len(conds), "conditional": conditional,
+            "has_evidence": ev is not None,
+            "_side": {"evidence": evidence, "vars": {
+                "subject": claim.subject or "",
+                "metric_name": METRIC_NAMES[lang].get(claim.metric or "", claim.metric or ""),
+                "missing": _join([FACET_NAMES[lang].get(f, f) for f in (missing or need)], lang)
+                or ("条件" if lang == "zh" else "its condition"),
+                "where": where, "evidence_path": ev_path, "evidence_line": ev_line,
+            }},
+        })
+        yield fact
