@@ -30,6 +30,8 @@ class Section:
     count_surface: str = ""    # the text of that declaration, e.g. '4 条'
     count_col: int = 0         # 1-based column of count_surface in the heading line
     end_line: int = 0          # last line belonging to the section (inclusive)
+    parent: Optional[int] = None   # index of the enclosing section (section path)
+    sources: list = field(default_factory=list)   # sources cited in the section outside its entries
 
 
 @dataclass
@@ -41,6 +43,7 @@ class Entry:
     end_line: int = 0
     sources: list = field(default_factory=list)     # cited sources (see Source)
     markers: list = field(default_factory=list)     # markers found anywhere in the entry
+    section: Optional[int] = None   # index of the section holding the entry
 
 
 @dataclass
@@ -52,6 +55,7 @@ class Source:
     col: int = 1
     rating: Optional[int] = None   # stars from a sources table, when known
     rating_text: str = ""          # '⭐⭐⭐', '参考', '基线'
+    origin: str = ""               # 'line' (来源：/Sources:), 'table' (sources table), 'inline' (URL or arXiv in text)
 
 
 @dataclass
@@ -73,6 +77,7 @@ class Block:
     bullet: int = 0                 # index of the bullet within a packed line ('要点： - a - b')
     row: Optional[int] = None       # table row index within its table
     masked: list = field(default_factory=list)   # [(start, end)] absolute offsets that are not prose
+    cell: Optional[int] = None      # column index of a table cell within its row
 
 
 @dataclass
@@ -88,6 +93,8 @@ class Document:
     line_starts: list = field(default_factory=list)  # offset of the first character of each line
     newline: str = "\n"
     bom: bool = False
+    title: Optional[str] = None     # the document title (first heading or first line)
+    header_sources: list = field(default_factory=list)  # sources cited above the first section
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""

@@ -1,0 +1,92 @@
+"""Recognise named systems, hardware and models (claims/data/entities.yaml).
+
+``find_entities(text, start, end)`` returns mentions as (kind, canonical, start,
+end, surface) with kind 'system' | 'hardware' | 'model'.  One compiled
+alternation per kind, longest alias first, never inside a longer word, so a
+scan is linear in the text.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ._data import load
+
+_WORD_BEFORE = r"(?<![A-Za-z0-9_.\-])"
+_WORD_AFTER = r"(?![A-Za-z0-9_]|-[A-Za-z0-9]|\.[A-Za-z0-9])"
+
+
+@lru_cache(maxsize=None)
+def _tables():
+    data = load("entities.yaml")
+    sys_alias = {}
+    for canon, aliases in (data.get("systems") or {}).items():
+        for a in [canon] + list(aliases or []):
+            sys_alias[str(a).lower()] = canon
+    hw_alias = {}
+    for canon, aliases in (data.get("hardware") or {}).items():
+        for a in [canon] + list(aliases or []):
+            hw_alias[str(a).lower()] = canon
+
+    def alt(keys):
+        return "|".join(re.escape(k).replace(r"\ ", r"[\s\-]?") for k in sorted(keys, key=len, reverse=True))
+
+    sys_rx = re.compile(_WORD_BEFORE + "(?:" + alt(sys_alias) + ")" + _WORD_AFTER, re.IGNORECASE)
+    # hardware: optional count '8×', '8x', '8 x ', '96 ' before, optional memory size after
+    hw_rx = re.compile(
+        r"(?<![A-Za-z0-9_])(?:(?P<n>\d{1,5})\s*(?:[×xX*]|块|张|卡|颗)?\s*)?(?P<hw>" + alt(hw_alias) + r")"
+        r"(?:\s*(?:SXM\d?|PCIe|NVL\d*))?(?:\s*(?P<mem>\d{2,3})\s*G(?:i?B)?)?" + r"(?![A-Za-z0-9_])",
+        re.IGNORECASE)
+    model_rx = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join("(?:%s)" % p for p in data.get("models") or []) + r")(?![A-Za-z0-9_])",
+                          re.IGNORECASE)
+    return sys_alias, sys_rx, hw_alias, hw_rx, model_rx
+
+
+def canonical_system(name: str):
+    """Canonical system name for an alias, or None."""
+    return _tables()[0].get(re.sub(r"[\s\-]+", " ", name.strip().lower())) or _tables()[0].get(name.strip().lower())
+
+
+def _canon_sys(surface: str, table: dict) -> str:
+    key = surface.lower()
+    if key in table:
+        return table[key]
+    squashed = re.sub(r"[\s\-]+", "", key)
+    for k, v in table.items():
+        if re.sub(r"[\s\-]+", "", k) == squashed:
+            return v
+    return surface.lower()
+
+
+def canonical_model(surface: str) -> str:
+    s = re.sub(r"^Meta-", "", surface.strip())
+    s = re.sub(r"[-_ ]+", " ", s)
+    return s
+
+
+def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardware", "model")) -> list:
+    """[(kind, canonical, start, end, surface)] in text order."""
+    end = len(text) if end is None else end
+    sys_alias, sys_rx, hw_alias, hw_rx, model_rx = _tables()
+    out = []
+    if "model" in kinds:
+        for m in model_rx.finditer(text, start, end):
+            out.append(("model", canonical_model(m.group(0)), m.start(), m.end(), m.group(0)))
+    if "hardware" in kinds:
+        for m in hw_rx.finditer(text, start, end):
+            if any(s <= m.start("hw") < e for _, _, s, e, _ in out):   # 'Llama 3.1 8B' is not hardware
+                continue
+            hw = _canon_sys(m.group("hw"), hw_alias)
+            n = m.group("n")
+            # a bare number before a name is a count only with an explicit sign ('8×H100', '8 x H100') or
+            # a plain '96 H100'; '4090' alone is the card itself
+            value = f"{int(n)}×{hw}" if n and int(n) > 1 else hw
+            out.append(("hardware", value, m.start(), m.end(), m.group(0)))
+    if "system" in kinds:
+        taken = [(s, e) for _, _, s, e, _ in out]
+        for m in sys_rx.finditer(text, start, end):
+            if any(s <= m.start() < e for s, e in taken):
+                continue
+            out.append(("system", _canon_sys(m.group(0), sys_alias), m.start(), m.end(), m.group(0)))
+    out.sort(key=lambda t: t[2])
+    return out

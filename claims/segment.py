@@ -1,0 +1,677 @@
+"""Split a briefing into blocks: the units of prose the figure finder reads.
+
+``segment(text, path)`` returns a ``claims.model.Document`` whose blocks carry
+their line/column, section (Markdown ``#`` headings and Chinese ordinal lines
+such as ``四、值得警惕的矛盾或待核实说法（3 条）``), entry (``增量 2 · …``,
+``⚠️ T1 …``, ``### 1. …``), role, packed bullets (``要点： - a - b``, one block
+per bullet), table cells (rows may be broken across lines) and the masked
+ranges (inline code, URLs, link targets, HTML comments and tags, file paths,
+star ratings) that must produce no claims.  Fenced/indented code, HTML
+comments spanning lines and front matter produce no blocks at all.
+
+markdown-it-py decides which lines are code, HTML or headings (it knows
+CommonMark's corner cases); the briefing conventions that are not Markdown
+(ordinal sections, entries, packed bullets, broken table rows) are line-level
+logic here.  Every step is linear in the input: markdown-it runs block-level
+only (no inline pass) with its nesting limit, the line walk is a single pass,
+and every regular expression is anchored or bounded.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+
+from ._data import load
+from .markers import marker_names
+from .model import Block, Document, Entry, Section, Source
+
+# ---------------------------------------------------------------- patterns
+
+
+@lru_cache(maxsize=None)
+def _rx():
+    d = load("sections.yaml")
+    roles = [(role, [re.compile(p) for p in pats]) for role, pats in d["roles"].items()]
+    return {
+        "roles": roles,
+        "ordinal": re.compile(d["ordinal_section"]),
+        "count": re.compile(d["declared_count"], re.IGNORECASE),
+        "entries": [re.compile(p) for p in d["entries"]],
+        "source_line": re.compile(d["source_line"], re.IGNORECASE),
+        "label_line": re.compile(d["label_line"]),
+    }
+
+
+_BULLET = re.compile(r"^(\s{0,12})(?:[-*+•]|\d{1,3}[.)、])\s+")
+# '要点： - a - b': a short label ending in a colon, then ' - '.
+_PACKED = re.compile(r"^[^|\n]{0,30}?[：:]\s*-\s+\S")
+# split points of a packed line: ' - ' not between two digits ('2 - 5%' is a range)
+_PACK_SPLIT = re.compile(r"(?<!\d)\s+-\s+|\s+-\s+(?!\d)")
+_NUMBERED_HEADING = re.compile(r"^\s*(?P<label>\d{1,3})[.、)]\s+\S")
+_DELIM_ROW = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_DATE = re.compile(r"(?<!\d)(20\d{2}|19\d{2})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)")
+
+# masks: things inside prose that are never claims
+_MASK_RX = re.compile(
+    r"https?://[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"             # URLs
+    r"|www\.[A-Za-z0-9-]{1,200}\.[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"
+    r"|\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,500}\")?\)"            # link targets '](…)'
+    r"|</?[A-Za-z][A-Za-z0-9:-]{0,40}(?:\s[^<>\n]{0,2000})?/?>"   # HTML / JSX tags
+    r"|(?<![\w/.])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.(?:md|mdx|txt|py|json|ya?ml|pdf|html?|ipynb|csv|sh|rs|go|cpp|cu|h)(?![\w])"
+    r"|(?<![\w/])[\w.-]{1,200}\.(?:md|mdx|py|ipynb)(?![\w])"      # bare file names
+    r"|arXiv\s*[:：]?\s*\d{4}\.\d{4,5}(?:v\d{1,3})?"               # arXiv ids
+    r"|[⭐★☆]{1,20}"                                               # star ratings
+    r"|&#?[A-Za-z0-9]{1,10};"                                      # HTML entities
+    r"|(?<![\w&#])#\d{1,7}(?!\d)"                                  # issue / PR numbers
+    r"|\[\^?\d{1,3}\]",                                            # footnote marks
+    re.IGNORECASE)
+
+_URL_RX = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,2000}")
+_ARXIV_RX = re.compile(r"(?:arXiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\d{4,5}(?:v\d{1,3})?)", re.IGNORECASE)
+_BARE_ARXIV = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d{1,3})?(?![\w.])")
+_PATH_RX = re.compile(r"(?<![\w/.])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/])[\w.-]{1,200}\.mdx?(?![\w])")
+_STARS = re.compile(r"[⭐★]")
+
+
+def _section_role(title: str):
+    for role, rxs in _rx()["roles"]:
+        for rx in rxs:
+            if rx.search(title):
+                return role
+    return None
+
+
+def _clean_title(title: str) -> str:
+    t = title.strip().strip("*").strip()
+    t = re.sub(r"^(?:[一二三四五六七八九十]{1,3}\s*[、．.]|\d{1,3}(?:\.\d{1,3})*[.、)]?)\s*", "", t)
+    t = _rx()["count"].sub("", t).strip()
+    return t
+
+
+# ------------------------------------------------------------ markdown-it
+
+@lru_cache(maxsize=1)
+def _md():
+    from markdown_it import MarkdownIt   # lazy: ~20-40 ms import
+    md = MarkdownIt("commonmark", {"maxNesting": 20})
+    # block structure only: the inline pass is where markdown-it is slow on
+    # hostile input, and the line walk below does what inline work we need.
+    md.disable(["inline", "text_join"])
+    return md
+
+
+def _line_classes(lines: list, skip: set) -> dict:
+    """Map line index -> ('code'|'html'|'skip'|('h', level, last_line)) from markdown-it's block tokens."""
+    src = "\n".join("" if i in skip else ln.replace("\r", " ") for i, ln in enumerate(lines))
+    cls = {}
+    try:
+        tokens = _md().parse(src)
+    except RecursionError:      # pathological nesting: fall back to line logic alone
+        return cls
+    for i, tok in enumerate(tokens):
+        if tok.map is None:
+            continue
+        a, b = tok.map
+        if tok.type in ("fence", "code_block"):
+            for j in range(a, b):
+                cls[j] = "code"
+        elif tok.type == "html_block":
+            for j in range(a, b):
+                cls.setdefault(j, "html")
+        elif tok.type == "heading_open":
+            level = int(tok.tag[1])
+            if tok.markup in ("=", "-"):      # setext: text lines then the underline
+                cls[a] = ("h", level, b - 2)
+                for j in range(a + 1, b - 1):
+                    cls[j] = "skip"
+                cls[b - 1] = "skip"
+            else:
+                cls[a] = ("h", level, a)
+        elif tok.type == "hr":
+            cls[a] = "skip"
+    return cls
+
+
+# ------------------------------------------------------------ masks
+
+def _code_spans(text: str, s: int, e: int, out: list):
+    """Inline code spans of one line: backtick runs paired with the next run of the same length."""
+    i = text.find("`", s, e)
+    if i < 0:
+        return
+    runs = []
+    for m in re.finditer(r"`+", text[s:e]):
+        runs.append((m.start() + s, m.end() + s))
+    # next run index of each length after position k: walk from the end
+    nxt = {}
+    pair = [None] * len(runs)
+    for k in range(len(runs) - 1, -1, -1):
+        ln = runs[k][1] - runs[k][0]
+        pair[k] = nxt.get(ln)
+        nxt[ln] = k
+    k = 0
+    while k < len(runs):
+        j = pair[k]
+        if j is not None:
+            out.append((runs[k][0], runs[j][1]))
+            k = j + 1
+        else:
+            k += 1
+
+
+def _html_comments(text: str) -> list:
+    out = []
+    i = text.find("<!--")
+    while i >= 0:
+        j = text.find("-->", i + 4)
+        if j < 0:
+            out.append((i, len(text)))
+            break
+        out.append((i, j + 3))
+        i = text.find("<!--", j + 3)
+    return out
+
+
+def _merge(ranges: list) -> list:
+    ranges.sort()
+    out = []
+    for s, e in ranges:
+        if out and s <= out[-1][1]:
+            if e > out[-1][1]:
+                out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
+# ------------------------------------------------------------ sources
+
+def parse_sources(text: str, s: int, e: int, line: int, line_start: int, origin: str) -> list:
+    """Sources named in text[s:e]: paths, URLs, arXiv ids (a '来源：' line, a table cell, a heading)."""
+    out = []
+    taken = []
+    for m in _URL_RX.finditer(text, s, e):
+        url = m.group(0).rstrip(".,;:)")
+        out.append(Source("url", url, line, m.start() - line_start + 1, origin=origin))
+        taken.append((m.start(), m.end()))
+    for m in _ARXIV_RX.finditer(text, s, e):
+        if any(a <= m.start() < b for a, b in taken):
+            am = m.group(1)
+        else:
+            am = m.group(1)
+        out.append(Source("arxiv", am, line, m.start(1) - line_start + 1, origin=origin))
+        taken.append((m.start(), m.end()))
+    for m in _PATH_RX.finditer(text, s, e):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        out.append(Source("path", m.group(0), line, m.start() - line_start + 1, origin=origin))
+        taken.append((m.start(), m.end()))
+    out.sort(key=lambda src: src.col)
+    return out
+
+
+# ------------------------------------------------------------ segmenter
+
+class _Walk:
+    """State of the single pass over the lines."""
+
+    def __init__(self, doc: Document, lines: list, starts: list):
+        self.doc = doc
+        self.lines = lines
+        self.starts = starts
+        self.stack = []            # open section indexes, outermost first
+        self.entry = None          # open entry index
+        self.open_block = None     # index of a paragraph/bullet block a continuation line extends
+        self.title_done = False
+        self.table_row = None      # row counter while inside a table
+        self.src_lines = set()     # lines that cite sources
+
+    # -- sections and entries
+    @property
+    def section(self):
+        return self.stack[-1] if self.stack else None
+
+    def role(self):
+        if self.section is None:
+            return "header"
+        return self.doc.sections[self.section].role
+
+    def close_entry(self, line):
+        if self.entry is not None:
+            self.doc.entries[self.entry].end_line = line - 1
+            self.entry = None
+
+    def open_section(self, title: str, line: int, level: int, s: int, e: int):
+        """A heading or ordinal line at 1-based ``line``; title spans text[s:e]."""
+        doc = self.doc
+        self.close_entry(line)
+        while self.stack and doc.sections[self.stack[-1]].level >= level:
+            doc.sections[self.stack.pop()].end_line = line - 1
+        parent = self.stack[-1] if self.stack else None
+        clean = _clean_title(title)
+        role = _section_role(clean) or (doc.sections[parent].role if parent is not None else None) or "body"
+        sec = Section(title=title.strip(), line=line, level=level, role=role, parent=parent)
+        m = _rx()["count"].search(title)
+        masked = []
+        if m:
+            sec.declared_count = int(m.group("n"))
+            sec.count_surface = m.group(0).strip("（）() ")
+            off = s + m.start() + m.group(0).index(sec.count_surface)
+            sec.count_col = off - self.starts[line - 1] + 1
+            masked.append((s + m.start(), s + m.end()))
+        doc.sections.append(sec)
+        self.stack.append(len(doc.sections) - 1)
+        self.add_block(s, e, line, "heading", masked=masked)
+        self.open_block = None
+
+    def open_entry(self, label: str, title: str, line: int, s: int, e: int):
+        doc = self.doc
+        self.close_entry(line)
+        ent = Entry(label=label.strip(), title=title.strip(), line=line, section=self.section)
+        doc.entries.append(ent)
+        self.entry = len(doc.entries) - 1
+        ent.sources.extend(parse_sources(doc.text, s, e, line, self.starts[line - 1], "inline"))
+        self.add_block(s, e, line, "entry_heading")
+        self.open_block = None
+
+    # -- blocks
+    def add_block(self, s: int, e: int, line: int, kind: str, bullet: int = 0, row=None, cell=None, masked=None):
+        text = self.doc.text
+        while s < e and text[s] in " \t\r\n":
+            s += 1
+        while e > s and text[e - 1] in " \t\r\n":
+            e -= 1
+        if s >= e:
+            return None
+        col = s - self.starts[line - 1] + 1
+        b = Block(start=s, end=e, line=line, col=col, text=text[s:e], role=self.role(),
+                  section=self.section, entry=self.entry, kind=kind, bullet=bullet, row=row, cell=cell,
+                  masked=list(masked or []))
+        self.doc.blocks.append(b)
+        return len(self.doc.blocks) - 1
+
+    def extend_block(self, idx: int, e: int):
+        b = self.doc.blocks[idx]
+        text = self.doc.text
+        while e > b.start and text[e - 1] in " \t\r\n":
+            e -= 1
+        b.end = e
+        b.text = text[b.start:e]
+
+
+def _detect_front_matter(lines: list) -> int:
+    """Number of lines of a leading YAML/TOML front matter block (0 when none)."""
+    if not lines or lines[0].rstrip("\r").strip() not in ("---", "+++"):
+        return 0
+    fence = lines[0].strip()
+    for i in range(1, min(len(lines), 500)):
+        t = lines[i].rstrip("\r").strip()
+        if t == fence or (fence == "---" and t == "..."):
+            return i + 1
+    return 0
+
+
+def _valid_date(y, m, d):
+    y, m, d = int(y), int(m), int(d)
+    if 1 <= m <= 12 and 1 <= d <= 31:
+        return f"{y:04d}-{m:02d}-{d:02d}"
+    return None
+
+
+def _find_date(s: str):
+    for m in _DATE.finditer(s or ""):
+        v = _valid_date(*m.groups())
+        if v:
+            return v
+    return None
+
+
+def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Document:
+    """Split ``text`` (already decoded, BOM removed) into a Document."""
+    rx = _rx()
+    if newline is None:
+        i = text.find("\n")
+        newline = "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
+    doc = Document(path=str(path) if path is not None else "<text>", text=text, newline=newline, bom=bom)
+    starts = [0]
+    pos = text.find("\n")
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    doc.line_starts = starts
+    n = len(starts)
+    ends = [(starts[i + 1] - 1 if i + 1 < n else len(text)) for i in range(n)]
+    ends = [e - 1 if e > starts[i] and text[e - 1] == "\r" else e for i, e in enumerate(ends)]
+    lines = [text[starts[i]:ends[i]] for i in range(n)]
+
+    # front matter: no blocks; its title/date still describe the document
+    fm = _detect_front_matter(lines)
+    fm_date = fm_title = None
+    for i in range(1, max(fm - 1, 1)):
+        m = re.match(r"^\s*(date|title)\s*[:=]\s*['\"]?(.*?)['\"]?\s*$", lines[i])
+        if m and m.group(1) == "date" and fm_date is None:
+            fm_date = _find_date(m.group(2))
+        elif m and m.group(1) == "title" and fm_title is None:
+            fm_title = m.group(2)
+    skip = set(range(fm))
+    cls = _line_classes(lines, skip)
+
+    # document-wide masks (inline code is done per line below)
+    masks = _html_comments(text)
+    for m in _MASK_RX.finditer(text):
+        masks.append((m.start(), m.end()))
+    comment_ranges = list(masks[:0]) + _html_comments(text)
+
+    w = _Walk(doc, lines, starts)
+    code_masks = []
+    i = fm
+    while i < n:
+        line_no = i + 1
+        s, e = starts[i], ends[i]
+        content = lines[i]
+        c = cls.get(i)
+        stripped = content.strip()
+        if c in ("code", "skip") or not stripped:
+            w.open_block = None
+            w.table_row = None
+            i += 1
+            continue
+        _code_spans(text, s, e, code_masks)
+        # a line wholly inside an HTML comment produces nothing
+        k = bisect.bisect_right(comment_ranges, (s, float("inf"))) - 1
+        if k >= 0 and comment_ranges[k][0] <= s and comment_ranges[k][1] >= e:
+            i += 1
+            continue
+
+        # headings (markdown-it)
+        if isinstance(c, tuple):
+            _, level, last = c
+            m = re.match(r"^\s{0,3}#{1,6}\s*", content)
+            ts = s + (m.end() if m else len(content) - len(content.lstrip()))
+            te = ends[last]
+            tail = re.search(r"\s+#+\s*$", text[ts:te])
+            if tail:
+                te = ts + tail.start()
+            title = text[ts:te].strip()
+            nm = _NUMBERED_HEADING.match(title)
+            if level == 1 and not w.title_done and not doc.sections:
+                w.title_done = True
+                doc.title = doc.title or title
+                w.add_block(ts, te, line_no, "heading")
+            elif nm and level >= 3 and w.section is not None:
+                w.open_entry(nm.group("label"), title, line_no, ts, te)
+            else:
+                w.open_section(title, line_no, level, ts, te)
+            w.table_row = None
+            i = last + 1
+            continue
+
+        w.title_done = True
+        # tables: a '|' row followed by a delimiter row, and the rows after it
+        if "|" in content and (w.table_row is not None or (i + 1 < n and _DELIM_ROW.match(lines[i + 1]) and cls.get(i + 1) is None)):
+            if _DELIM_ROW.match(content):
+                i += 1
+                continue
+            last = i
+            # a row broken across lines: starts with '|' but does not end with one
+            if stripped.startswith("|") and not stripped.endswith("|"):
+                j = i + 1
+                while j < n and j - i < 50 and lines[j].strip() and cls.get(j) is None \
+                        and not lines[j].lstrip().startswith("|") and not _DELIM_ROW.match(lines[j]):
+                    last = j
+                    if lines[j].rstrip().endswith("|"):
+                        break
+                    j += 1
+            row = 0 if w.table_row is None else w.table_row
+            _table_row(w, doc, s, ends[last], line_no, row)
+            w.table_row = row + 1
+            w.open_block = None
+            for j in range(i + 1, last + 1):
+                _code_spans(text, starts[j], ends[j], code_masks)
+            i = last + 1
+            continue
+        w.table_row = None
+
+        # Chinese ordinal section line without '#'
+        m = rx["ordinal"].match(content)
+        if m and c != "html":
+            w.open_section(content, line_no, 2, s + m.start(), e)
+            # the title text is the whole line: '四、…（3 条）'
+            i += 1
+            continue
+
+        # entry line: '增量 2 · …', '⚠️ T1 待核实 · …'
+        ent = None
+        for erx in rx["entries"]:
+            ent = erx.match(content)
+            if ent:
+                break
+        if ent and not _BULLET.match(content):
+            w.open_entry(ent.group("label"), stripped, line_no, s + (len(content) - len(content.lstrip())), e)
+            i += 1
+            continue
+
+        # source line '来源：…' / 'Sources reviewed: …'
+        sm = rx["source_line"].match(content)
+        if sm:
+            srcs = parse_sources(text, s + sm.start("rest"), e, line_no, s, "line")
+            if srcs:
+                for src in srcs:
+                    src.origin = "line"
+                if w.entry is not None:
+                    doc.entries[w.entry].sources.extend(srcs)
+                elif w.section is not None:
+                    doc.sections[w.section].sources.extend(srcs)
+                else:
+                    doc.header_sources.extend(srcs)
+                w.src_lines.add(line_no)
+
+        bm = _BULLET.match(content)
+        body_s = s + (bm.end() if bm else len(content) - len(content.lstrip()))
+        rest = text[body_s:e]
+        if _PACKED.match(rest):
+            pieces = []
+            p = body_s
+            for sp in _PACK_SPLIT.finditer(text, body_s, e):
+                pieces.append((p, sp.start()))
+                p = sp.end()
+            pieces.append((p, e))
+            first = True
+            k = 0
+            for ps, pe in pieces:
+                idx = w.add_block(ps, pe, line_no, "paragraph" if (first and not bm) else "bullet", bullet=k)
+                first = False
+                if idx is not None:
+                    k += 1
+            w.open_block = None
+            i += 1
+            continue
+        if bm:
+            w.open_block = w.add_block(body_s, e, line_no, "bullet")
+        elif (w.open_block is not None and not rx["label_line"].match(content)
+              and c != "html" and _wraps(text, doc.blocks[w.open_block].end)):
+            w.extend_block(w.open_block, e)     # a wrapped paragraph or bullet line
+        else:
+            w.open_block = w.add_block(body_s, e, line_no, "paragraph")
+        i += 1
+
+    # close what is still open
+    w.close_entry(n + 1)
+    _inline_sources(doc)
+    for k in w.stack:
+        doc.sections[k].end_line = n
+    for ent in doc.entries:
+        if not ent.end_line:
+            ent.end_line = n
+    _entry_markers(doc)
+
+    # masks per block
+    all_masks = _merge(masks + code_masks)
+    mstarts = [a for a, _ in all_masks]
+    for b in doc.blocks:
+        k = max(bisect.bisect_right(mstarts, b.start) - 1, 0)
+        while k < len(all_masks) and all_masks[k][0] < b.end:
+            a, z = all_masks[k]
+            if z > b.start:
+                b.masked.append((max(a, b.start), min(z, b.end)))
+            k += 1
+        b.masked = _merge(b.masked)
+
+    _collect_sources(doc)
+    doc.lang = _language(doc)
+    name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""
+    doc.date = fm_date or _find_date(name) or _find_date(doc.title or fm_title or "") \
+        or _find_date(" ".join(lines[fm:fm + 5]))
+    if doc.title is None:
+        doc.title = fm_title or next((ln.strip() for ln in lines[fm:] if ln.strip()), None)
+    return doc
+
+
+def _wraps(text: str, prev_end: int) -> bool:
+    """Does the previous line read as wrapped prose that the current line continues?
+
+    Briefings written in Chinese put one statement per line; only a line ending in
+    Latin text, a digit or a comma/dash (English hard-wrapping) is continued."""
+    if prev_end <= 0:
+        return False
+    ch = text[prev_end - 1]
+    return ch.isascii() and ch not in ".!?:;|"
+
+
+def _table_row(w: _Walk, doc: Document, s: int, e: int, line_no: int, row: int):
+    """One block per cell of a (possibly multi-line) table row text[s:e]."""
+    text = doc.text
+    cuts = [m.start() for m in re.finditer(r"(?<!\\)\|", text[s:e])]
+    bounds = []
+    prev = 0
+    for c in cuts:
+        bounds.append((prev, c))
+        prev = c + 1
+    bounds.append((prev, e - s))
+    # outer pipes leave empty first/last cells
+    if bounds and not text[s + bounds[0][0]:s + bounds[0][1]].strip():
+        bounds = bounds[1:]
+    if bounds and not text[s + bounds[-1][0]:s + bounds[-1][1]].strip():
+        bounds = bounds[:-1]
+    cells = []
+    for ci, (a, z) in enumerate(bounds):
+        cs, ce = s + a, s + z
+        # the line of a cell in a row broken across lines
+        ln = bisect.bisect_right(doc.line_starts, cs) if cs < len(text) else line_no
+        while cs < ce and text[cs] in " \t":
+            cs += 1
+        if cs < ce and text[cs] in "\r\n":
+            while cs < ce and text[cs] in " \t\r\n":
+                cs += 1
+            ln = bisect.bisect_right(doc.line_starts, cs)
+        idx = w.add_block(cs, ce, ln, "table_cell", row=row, cell=ci)
+        cells.append((idx, cs, ce, ln))
+    # sources tables and references: the cited files, URLs, arXiv ids and their ratings
+    role = w.role()
+    has_stars = any(_STARS.search(text, cs, ce) for _, cs, ce, _ in cells)
+    if row == 0 or not cells or not (role in ("sources_table", "references") or has_stars):
+        return
+    rating, rating_text = None, ""
+    for _, cs, ce, _ in cells:
+        cell = text[cs:ce].strip()
+        stars = len(_STARS.findall(cell))
+        if stars:
+            rating, rating_text = stars, cell
+        elif role == "sources_table" and cell in ("基线", "参考", "baseline", "reference"):
+            rating_text = cell
+    first = cells[0]
+    srcs = parse_sources(text, first[1], first[2], first[3], doc.line_starts[first[3] - 1], "table")
+    if not srcs and role == "references":
+        for m in _BARE_ARXIV.finditer(text, first[1], first[2]):
+            srcs.append(Source("arxiv", m.group(0), first[3], m.start() - doc.line_starts[first[3] - 1] + 1, origin="table"))
+    for src in srcs:
+        src.rating, src.rating_text = rating, rating_text
+        src.origin = "table"
+    doc.sources.extend(srcs)
+
+
+def _inline_sources(doc: Document):
+    """Paths, URLs and arXiv ids named in an entry's lines (or in the header) are sources
+    of that entry (or of the document) too, after any '来源：' line."""
+    text = doc.text
+    for b in doc.blocks:
+        if b.kind == "table_cell" or b.kind == "entry_heading":
+            continue
+        if b.entry is not None:
+            target = doc.entries[b.entry].sources
+        elif b.section is None:
+            target = doc.header_sources
+        else:
+            continue
+        have = {s.ref for s in target}
+        ls = doc.line_starts[b.line - 1]
+        for src in parse_sources(text, b.start, b.end, b.line, ls, "inline"):
+            if src.ref not in have:
+                if "\n" in text[b.start:b.end]:
+                    src.line, src.col = doc.line_col(text.find(src.ref, b.start, b.end))
+                target.append(src)
+                have.add(src.ref)
+
+
+def _entry_markers(doc: Document):
+    """Markers anywhere in an entry (heading and lines) apply to the whole entry."""
+    if not doc.entries:
+        return
+    by_entry = {}
+    for b in doc.blocks:
+        if b.entry is not None:
+            by_entry.setdefault(b.entry, []).append(b)
+    for k, ent in enumerate(doc.entries):
+        names = set()
+        for b in by_entry.get(k, ()):
+            names.update(marker_names(b.text))
+        ent.markers = sorted(names)
+
+
+def _collect_sources(doc: Document):
+    """doc.sources: every source cited anywhere (lines, tables, entry headings), deduplicated by ref and line."""
+    seen = {(s.ref, s.line) for s in doc.sources}
+    allsrc = list(doc.header_sources)
+    for sec in doc.sections:
+        allsrc.extend(sec.sources)
+    for ent in doc.entries:
+        allsrc.extend(ent.sources)
+    for s in allsrc:
+        if (s.ref, s.line) not in seen:
+            seen.add((s.ref, s.line))
+            doc.sources.append(s)
+    doc.sources.sort(key=lambda s: (s.line, s.col))
+    # ratings from a sources table reach the same file cited elsewhere
+    ratings = {s.ref: (s.rating, s.rating_text) for s in doc.sources if s.origin == "table" and (s.rating or s.rating_text)}
+    if ratings:
+        for s in allsrc:
+            if s.ref in ratings and s.rating is None and not s.rating_text:
+                s.rating, s.rating_text = ratings[s.ref]
+
+
+def _language(doc: Document) -> str:
+    """'zh' when Han characters are a meaningful share of the prose (a Han character ~ a word)."""
+    han = latin = 0
+    for b in doc.blocks:
+        han += len(_HAN.findall(b.text))
+        latin += len(_LATIN.findall(b.text))
+        if han + latin > 200000:
+            break
+    if han == 0:
+        return "en"
+    return "zh" if han / (han + latin / 5.0) >= 0.3 else "en"
+
+
+def section_path(doc: Document, index) -> list:
+    """Titles from the outermost section down to ``index``."""
+    out = []
+    seen = 0
+    while index is not None and seen < 64:
+        sec = doc.sections[index]
+        out.append(sec.title)
+        index = sec.parent
+        seen += 1
+    return out[::-1]
