@@ -1,0 +1,520 @@
+"""Lexical figure recognition: every quantitative figure in a span of text.
+
+    find_figures(text, start=0, end=None, masked=()) -> list[Claim]
+
+One compiled ``regex`` pattern (built once from claims/data/figure_words.yaml)
+finds candidates in a single left-to-right pass over each unmasked piece of the
+span; Python then reads each candidate's number, scale, unit, range, bound,
+approximation and sign, normalizes it with claims.units, and drops what is
+lexically recognizable as not a claim.
+
+What is deliberately NOT a claim (and why):
+  * dates, times, arXiv ids, versions (``v0.6.0``, ``1.2.3``, ``Dynamo1.0``): the
+    pattern consumes them first, so no number inside them is read;
+  * numbers glued to an identifier (``Qwen2.5-7B``, ``GLM-4.5``, ``SM120``,
+    ``b10327``), after ``#``, ``§``, ``×`` (``Bug ×4``) or ``第`` (ordinals);
+  * ``8×H100`` / ``8x H100`` (a hardware count), ``A100 80GB`` (a hardware name);
+  * bare numbers without a unit or noun (``TGI 3.2``, ``增量 1``, ``~13`` in a
+    table, ``### 1.``) unless they carry a thousands separator, a scale word
+    (``3 亿``, ``2 million``), a bound (``超过 300``) or a range word (``between``);
+  * sizes and lengths that are conditions, not results: a bare glued ``8B`` /
+    ``70B`` / ``128K`` (model size, context length), ``8K token`` when it names an
+    input or context length, ``4-bit`` (precision).
+Offsets are absolute and ``text[c.start:c.end] == c.surface`` always holds.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+from claims import numerals, units
+from claims.model import Claim
+
+_TIMEOUT = 5.0          # seconds per piece; a pathological input degrades to no figures
+_SP = r"[ \t\u00a0\u2009\u202f]"
+
+
+def _alt(items, word=False, left=True):
+    """Alternation of literal items, longest first.  Items ending in an ASCII letter or
+    digit must not run on into another one ('ms' is not the start of 'msg'); ASCII
+    words need a letter boundary on the left too (left=False where a number precedes)."""
+    tail, free = [], []
+    for it in sorted(set(items), key=len, reverse=True):
+        e = regex.escape(it).replace(r"\ ", _SP + "+")
+        (tail if it[-1:].isascii() and (it[-1:].isalnum() or it[-1:] == ".") else free).append(e)
+    parts = []
+    if tail:
+        parts.append("(?:%s)(?![A-Za-z0-9])" % "|".join(tail))
+    if free:
+        parts.append("(?:%s)" % "|".join(free))
+    body = "|".join(parts)
+    if left:
+        body = "(?<![A-Za-z])(?:%s)" % body
+    return "(?i:%s)" % body if word else "(?:%s)" % body
+
+
+@lru_cache(maxsize=1)
+def _tables():
+    w = units.words()
+    sym, wrd, kinds = units.alias_table()
+    # Ratio signs must not be followed by a letter, digit or space+digit ('8xH100', '2 x 3').
+    ratio_signs = {"×", "✕", "x", "X"}
+    prefix_only = {"$", "US$", "¥", "￥", "€", "£"}
+    plain_syms = [a for a in sym if a not in ratio_signs and a not in kinds and a not in prefix_only]
+    unit_re = "(?:%s|%s|%s|(?P<cnpct>成半|成|折)|(?:[×✕xX](?![A-Za-z0-9_])(?!%s?[0-9０-９])))" % (
+        _alt(plain_syms, left=False), _alt(wrd, word=True, left=False), _alt(["倍"]), _SP)
+    scales = {k: float(v) for k, v in w["scales"]["symbols"].items()}
+    scales_words = {k.lower(): float(v) for k, v in w["scales"]["words"].items()}
+    scale_re = "(?:%s|%s)" % (
+        "|".join(regex.escape(s) + (r"(?![A-Za-z])" if s.isascii() else "")
+                 for s in sorted(scales, key=len, reverse=True)),
+        _alt(scales_words, word=True))
+    bound_before = {a: k for k, v in w["bound_before"].items() for a in v}
+    bound_after = {a: k for k, v in w["bound_after"].items() for a in v}
+    return dict(unit_re=unit_re, scale_re=scale_re, scales=scales, scales_words=scales_words,
+                bound_before=bound_before, bound_after=bound_after, sym=sym, wrd=wrd)
+
+
+DIG = "[0-9０-９]"
+NUM_AR = (r"(?>{d}{{1,3}}(?:[,，]{d}{{3}})++(?!{d})|{d}++)(?:[.．]{d}++)?+(?![.．]{d})(?!{d})"
+          ).format(d=DIG)
+CN_NUM = "(?>[%s]++)" % numerals.CN_CHARS
+EN_ATOM = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+           "fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|"
+           "sixty|seventy|eighty|ninety|hundred|thousand|million|billion|trillion|dozen")
+EN_NUM = (r"(?i:(?<![A-Za-z])(?:an?%s+(?=hundred|thousand|million|billion|half|quarter|dozen))?"
+          r"(?:%s|half|quarter)(?:(?:%s+and%s+|[-%s]+)(?:%s))*+(?![A-Za-z]))"
+          % (_SP, EN_ATOM, _SP, _SP, _SP.strip("[]"), EN_ATOM))
+
+VERSION_LIKE = regex.compile(r"[0-9]{1,2}\.[0-9]")
+
+# Spans that contain digits but are never figures; matched first and skipped.
+SKIP = "|".join([
+    r"(?<![0-9.])(?:19|20)[0-9]{2}(?:[-/.年](?:0?[1-9]|1[0-2])(?:[-/.月](?:[0-2]?[0-9]|3[01])[日号]?)?(?![0-9])|年)",
+    r"(?<![0-9])(?:0?[1-9]|1[0-2])月(?:[0-2]?[0-9]|3[01])?[日号]?",
+    r"(?<![0-9])[0-2]?[0-9]:[0-5][0-9](?::[0-5][0-9])?(?:\s?[ap]\.?m\.?)?",
+    r"(?i:arxiv:?\s*)?(?<![0-9.,])[0-9]{2}(?:0[1-9]|1[0-2])\.[0-9]{4,5}(?:v[0-9]+)?(?![0-9])",
+    r"(?<![A-Za-z0-9])[vV][0-9]+(?:\.[0-9]+)*",
+    r"(?<![0-9.])[0-9]+(?:\.[0-9]+){2,}",
+])
+
+
+def _build_pattern():
+    t = _tables()
+    w = units.words()
+    approx = _alt(w["approx_before"], word=True)
+    bound = _alt(t["bound_before"], word=True)
+    filler = _alt(w["filler"])
+    approx_after = _alt(w["approx_after"], word=True)
+    bound_after = _alt([a for a in t["bound_after"] if a != "+"], word=True)
+    conn = _alt(w["range_connectors"], word=True)
+    U, S = t["unit_re"], t["scale_re"]
+    num = r"(?:%s|%s|%s)" % (NUM_AR, CN_NUM, EN_NUM)
+    cur = r"(?:US\$|\$|¥|￥|€|£)"
+    # A figure may not start inside an identifier, a number, after '#', '§', '×'.
+    guard = r"(?<![A-Za-z0-9_.．#§@×✕^])(?<![A-Za-z0-9][-–_/:])"
+    sign = r"(?:(?<![A-Za-z0-9])[-−－](?=%s)|负|(?i:minus|negative)%s+)" % (DIG, _SP)
+    per = (r"(?P<per>%s?(?:/|%s+per%s+)(?:1%s?)?(?P<perscale>M|K|million|thousand)?%s?"
+           r"(?P<pernoun>tokens?|toks?|hours?|hr|h|GPU-hours?|GPU-hr|requests?|reqs?|images?|months?|mo)(?![A-Za-z]))"
+           % (_SP, _SP, _SP, _SP, _SP))
+    pat = r"""
+    (?(DEFINE)(?P<NUM>{num})(?P<UNIT>{U})(?P<SCALE>{S})(?P<SIGN>{sign})(?P<CUR>{cur}))
+    (?P<skip>{skip})
+    |
+    {guard}
+    (?:(?P<btw>(?i:between)|在|介于|位于|从|由|(?i:from)){sp}*)?
+    (?:(?P<bound>{bound}){sp}*(?:{filler}{sp}*)?)?
+    (?:(?P<approx>{approx}){sp}*)?
+    (?:(?P<bound2>{bound}){sp}*)?
+    (?P<cur>(?&CUR){sp}?)?
+    (?:(?P<pct>百{sp}?分{sp}?之|千分之|万分之|萬分之){sp}*)?
+    (?P<sign>(?&SIGN))?
+    (?P<n1>(?&NUM))
+    (?:{sp}?(?P<sc1>(?&SCALE)))?
+    (?:(?:{sp}{{0,4}}|-)(?P<u1>(?&UNIT)))?
+    (?:
+      {sp}*(?P<conn>{conn}|(?i:and)|和|与|跟){sp}*
+      (?P<cur2>(?&CUR){sp}?)?
+      (?P<sign2>(?&SIGN))?
+      (?P<n2>(?&NUM))
+      (?:{sp}?(?P<sc2>(?&SCALE)))?
+    )?
+    (?:(?:{sp}{{0,4}}|-)(?P<unit>(?&UNIT)))?
+    (?P<half>半)?
+    {per}?
+    (?P<btwend>{sp}?(?:之间|间))?
+    (?P<post>{sp}?(?:(?P<papprox>{approx_after})|(?P<pbound>{bound_after}))|(?P<pbound2>\+)(?![0-9０-９]))?
+    |
+    (?P<special>翻倍|翻番|翻了一番|倍增|减半|(?i:(?<![A-Za-z])(?:twice|doubled|halved)(?![A-Za-z])))
+    """.format(skip=SKIP, guard=guard, sp=_SP, bound=bound, filler=filler, approx=approx,
+               cur=cur, sign=sign, num=num, S=S, U=U, conn=conn, per=per,
+               approx_after=approx_after, bound_after=bound_after)
+    return regex.compile(pat, regex.VERBOSE | regex.V0)
+
+
+@lru_cache(maxsize=1)
+def pattern():
+    return _build_pattern()
+
+
+@lru_cache(maxsize=1)
+def _cues():
+    w = units.words()
+    neg_b = regex.compile(r"(?:%s)%s*(?:了|by|约|近|达)?%s*$" % (
+        _alt(w["negative_before"], word=True), _SP, _SP))
+    neg_a = regex.compile(r"^%s*(?:的)?%s*(?:%s)" % (_SP, _SP, _alt(w["negative_after"], word=True)))
+    return neg_b, neg_a
+
+
+# Context cues that make a K/M-scaled token count a condition (input or context length).
+_CTX_BEFORE = regex.compile(r"(?i:context|input|prompt|window|sequence|seq|length|上下文|输入|序列|长度|窗口)[^。；;\n]{0,12}$")
+_CTX_AFTER = regex.compile(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
+_HW_AFTER = regex.compile(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
+_HW_BEFORE = regex.compile(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
+_ORDINAL_BEFORE = regex.compile(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
+_FROM_BEFORE = regex.compile(r"(?i:from|从|由)")
+_LIST_SEP = regex.compile(r"^%s*[/／、]%s*$" % (_SP, _SP))
+_COMPOUND_SEP = regex.compile(r"^(?:%s*(?:,|，|、|and|but|且|并且|并|同时|的同时|而且)?%s*)$" % (_SP, _SP))
+
+_BIG_SCALE_WORDS = {"万", "萬", "亿", "億", "十万", "百万", "千万", "万亿", "千", "thousand", "million",
+                    "billion", "trillion", "lakh", "crore"}
+
+
+def _parse_num(s):
+    """(value, decimals, style) for a number as written; style 'ar' | 'cn' | 'en'."""
+    c = s[:1]
+    if c.isdigit():
+        v, d = numerals.parse_arabic(s)
+        return v, d, "ar"
+    if c in numerals.CN_CHARS:
+        v, d = numerals.parse_chinese(s)
+        return v, d, "cn"
+    v, d = numerals.parse_english(s)
+    return v, d, "en"
+
+
+def _scale(s):
+    if not s:
+        return 1.0
+    t = _tables()
+    return t["scales"].get(s) or t["scales_words"].get(s.lower(), 1.0)
+
+
+def _unit_of(u):
+    """(canonical unit, kind) for a unit alias as written."""
+    if u is None:
+        return None, None
+    u = " ".join(u.split())
+    if u in ("×", "✕", "x", "X", "倍") or u.lower() in ("times", "fold"):
+        return "dimensionless", "ratio"
+    cu = units.canonical(u)
+    return cu, units.kind_of(cu)
+
+
+def _is_sep_number(s):
+    return "," in s or "，" in s
+
+
+class _Ctx:
+    __slots__ = ("text", "list_seq")
+
+    def __init__(self, text):
+        self.text = text
+        self.list_seq = 0
+
+
+def find_figures(text, start=0, end=None, masked=()):
+    """Every figure in text[start:end], skipping the absolute ranges in `masked`."""
+    if end is None:
+        end = len(text)
+    start = max(0, start)
+    end = min(len(text), end)
+    pieces = []
+    cur = start
+    for ms, me in sorted(masked):
+        if me <= cur or ms >= end:
+            continue
+        if ms > cur:
+            pieces.append((cur, ms))
+        cur = max(cur, me)
+    if cur < end:
+        pieces.append((cur, end))
+    pat = pattern()
+    out = []
+    ctx = _Ctx(text)
+    for ps, pe in pieces:
+        try:
+            for m in pat.finditer(text, ps, pe, timeout=_TIMEOUT):
+                if m.group("skip") is not None:
+                    continue
+                try:
+                    out.extend(_claims_from(m, ctx))
+                except (ValueError, ArithmeticError, KeyError):
+                    continue   # a candidate whose number cannot be read is no figure
+        except TimeoutError:
+            pass
+    _merge_bounds(out, text)
+    _mark_lists(out, text, ctx)
+    return out
+
+
+def _claims_from(m, ctx):
+    text = ctx.text
+    g = m.group
+    if g("special"):
+        return [_special(m)]
+    t = _tables()
+    n1s, n2s = g("n1"), g("n2")
+    v1, d1, st1 = _parse_num(n1s)
+    pct = g("pct")
+    sc1, sc2 = g("sc1"), g("sc2")
+    u1, u2 = _unit_of(g("u1")), _unit_of(g("unit"))
+    cur = g("cur") or g("cur2")
+    conn = g("conn")
+    btw = g("btw")
+    # ---- where the figure starts: drop 'between/在/from' unless it made a range ----
+    s = m.start()
+    if btw and not n2s:
+        s = m.start("bound") if g("bound") else (m.start("approx") if g("approx") else
+                                                  (m.start("bound2") if g("bound2") else
+                                                   (m.start("cur") if g("cur") else
+                                                    (m.start("pct") if pct else
+                                                     (m.start("sign") if g("sign") else m.start("n1"))))))
+    e = m.end()
+
+    bound_word = g("bound") or g("bound2")
+    bound = t["bound_before"].get(_norm_word(bound_word, t["bound_before"])) if bound_word else None
+    approx = bool(g("approx") or g("papprox"))
+    if g("pbound"):
+        bound = t["bound_after"].get(_norm_word(g("pbound"), t["bound_after"]))
+    elif g("pbound2"):
+        bound = "ge"
+    neg_sign = bool(g("sign"))
+
+    # ---- a second number: range, or two figures ----
+    if n2s:
+        v2, d2, st2 = _parse_num(n2s)
+        if conn and conn.lower() in ("and", "和", "与", "跟") and not btw:
+            return _split(m, ctx)      # 'A and B' is two figures, not a range
+        if conn in ("和", "与", "跟") and not g("btwend"):
+            return _split(m, ctx)
+        if g("sign2"):
+            v2 = -v2
+    # ---- units ----
+    unit, kind = u2 if u2[0] else u1
+    if n2s and u1[0] and u2[0] and u1[0] != u2[0]:
+        return _split(m, ctx)
+    cnpct = None
+    if m.group("cnpct") is not None:
+        cnpct = m.group("cnpct")
+        unit, kind = "percent", "percent"
+    if cur:
+        cu = units.canonical(cur.strip())
+        if unit and kind not in ("currency", None) and unit != cu:
+            if kind not in ("count",):
+                return []
+        unit, kind = cu, "currency"
+    if g("per") and kind == "currency":
+        noun = g("pernoun").lower().rstrip("s")
+        noun = {"tok": "token", "hr": "hour", "h": "hour", "gpu-hour": "gpu / hour", "gpu-hr": "gpu / hour",
+                "req": "request", "mo": "month"}.get(noun, noun)
+        if noun == "month":
+            noun = "(30 * day)"
+        pref = {"M": "mega", "million": "mega", "K": "kilo", "thousand": "kilo"}.get(g("perscale") or "", "")
+        unit = "%s / %s%s" % (unit, pref, noun) if pref and "/" not in noun else "%s / %s" % (unit, noun)
+    elif g("per"):
+        e = m.start("per")
+    if pct:
+        # 百分之十二 / 千分之二: the number is already percent (or per-mille of it)
+        if unit and kind not in ("percent",):
+            return []
+        unit, kind = "percent", "percent"
+        div = {"百": 1.0}.get(pct[:1], None)
+        if pct.startswith("千"):
+            div = 10.0
+        elif pct.startswith(("万", "萬")):
+            div = 100.0
+        v1 = v1 / div
+        if n2s:
+            v2 = v2 / div
+    # ---- scale ----
+    f1 = _scale(sc1)
+    f2 = _scale(sc2) if n2s else 1.0
+    if n2s:
+        if sc2 and not sc1:
+            f1 = f2
+        elif sc1 and not sc2:
+            f2 = f1
+    v1 *= f1
+    if n2s:
+        v2 *= f2
+    if cnpct:
+        # 三成 = 30%, 7.5成 = 75%; 八折 = 80%, 75折 = 75%
+        if cnpct.startswith("成"):
+            v1 *= 10
+            if n2s:
+                v2 *= 10
+            if cnpct == "成半":
+                v1 += 5
+        elif cnpct == "折":
+            if v1 < 10:
+                v1 *= 10
+            if n2s and v2 < 10:
+                v2 *= 10
+    if g("half") and unit:
+        v1 += 0.5
+    if neg_sign:
+        v1 = -v1
+    # ---- what is not a claim ----
+    before = text[max(0, s - 24):s]
+    after = text[e:e + 24]
+    styles = {st1} | ({_parse_num(n2s)[2]} if n2s else set())
+    if not unit:
+        bare_ok = (bound is not None
+                   or (n2s and (btw or (conn and conn not in ("-", "−", "－"))))
+                   or (sc1 and (sc1 in _BIG_SCALE_WORDS or sc1.lower() in _BIG_SCALE_WORDS)
+                       and g("sc1") is not None and not _glued(m, "sc1"))
+                   or (st1 == "ar" and _is_sep_number(n1s) and not n2s))
+        if not bare_ok:
+            return []
+        if "cn" in styles and sc1 is None and bound is None and not n2s:
+            return []
+        if VERSION_LIKE.fullmatch(n1s) and not sc1:
+            return []   # a bare 'X.Y' is a version ('TGI 3.2', 'than 3.1'), even after a bound
+        unit, kind = "dimensionless", "number"
+    else:
+        if "en" in styles and kind in ("ratio",) and not (u2[0] or u1[0]):
+            return []
+        if "cn" in styles and kind == "count" and not pct and v1 < 1e4 and bound is None:
+            return []   # 一个, 三条: everyday words, not figures
+    if kind == "number" and unit == "dimensionless" and st1 == "en" and bound is None and not n2s:
+        return []
+    if st1 == "cn" and len(n1s) == 1 and n1s in numerals.CN_POINT:
+        return []
+    if _ORDINAL_BEFORE.search(before):
+        return []
+    if kind == "ratio" and not n2s and _HW_AFTER.match(after) and float(v1).is_integer():
+        return []       # 8× H100, 4x GPUs: a hardware count
+    if kind == "memory" and _HW_BEFORE.search(before):
+        return []       # A100 80GB: part of a hardware name
+    if kind == "count" and unit == "token" and (sc1 or sc2) and (
+            _CTX_BEFORE.search(before) or _CTX_AFTER.match(text[m.end("unit") if g("unit") else e:][:24])):
+        return []       # 8K token input / 128K-token context: a condition
+    if kind == "count" and unit == "gpu" and not sc1:
+        pass
+    if kind == "time":
+        kind = None
+    # ---- range or two figures ----
+    if n2s:
+        lo, hi = v1, v2
+        from_to = btw and _FROM_BEFORE.fullmatch(btw.strip())
+        if lo >= hi or (from_to and kind not in ("number", None) and unit != "dimensionless"):
+            return _split(m, ctx)
+        d = max(d1, _parse_num(n2s)[1])
+        c = _claim(text, s, e, kind, unit, None, lo, hi, d, approx, bound, neg_sign)
+    else:
+        c = _claim(text, s, e, kind, unit, v1, None, None, d1, approx, bound, neg_sign)
+    if c is None:
+        return []
+    if not c.negative:
+        c.negative = _negative_cue(text, s, e)
+    return [c]
+
+
+def _glued(m, grp):
+    """True when a scale letter is written against the number ('8B', '128K')."""
+    return m.end("n1") == m.start(grp) and m.group(grp).isascii()
+
+
+def _norm_word(w, table):
+    if w is None:
+        return None
+    k = " ".join(w.split())
+    if k in table:
+        return k
+    low = k.lower()
+    for key in table:
+        if key.lower() == low:
+            return key
+    return k
+
+
+def _split(m, ctx):
+    """Read the two halves of a candidate separately (not a range)."""
+    text = ctx.text
+    out = []
+    pat = pattern()
+    c0, c1 = m.start("conn"), m.end("conn")
+    # '3 个百分点 -38%': a hyphen written against the second number is its sign
+    second = c0 if (m.group("conn") in ("-", "−", "－") and c1 == m.start("n2")
+                    and c0 > 0 and text[c0 - 1] in " \t") else c1
+    for a, b in ((m.start(), c0), (second, m.end())):
+        for mm in pat.finditer(text, a, b, timeout=_TIMEOUT):
+            if mm.group("skip") is None and mm.group("n2") is None:
+                try:
+                    out.extend(_claims_from(mm, ctx))
+                except (ValueError, ArithmeticError, KeyError):
+                    pass
+    return out
+
+
+def _special(m):
+    w = m.group("special").lower()
+    if w in ("减半", "halved"):
+        c = _claim(m.string, m.start(), m.end(), "percent", "percent", 50.0, None, None, 0, False, None, True)
+    else:
+        c = _claim(m.string, m.start(), m.end(), "ratio", "dimensionless", 2.0, None, None, 0, False, None, False)
+    return c
+
+
+def _claim(text, s, e, kind, unit, value, low, high, decimals, approx, bound, negative):
+    # Trim trailing spaces captured by optional parts so that surface is tight.
+    while e > s and text[e - 1] in " \t\u00a0\u2009\u202f":
+        e -= 1
+    while s < e and text[s] in " \t\u00a0\u2009\u202f":
+        s += 1
+    if kind is None:
+        ref = value if value is not None else high
+        bv, _ = units.to_base(abs(ref), unit)
+        kind = "latency" if bv < 60 else "duration"
+    bv, bu = units.to_base(value, unit)
+    bl, _ = units.to_base(low, unit)
+    bh, _ = units.to_base(high, unit)
+    return Claim(path=None, line=0, col=0, start=s, end=e, surface=text[s:e], kind=kind,
+                 value=value, low=low, high=high, unit=unit, base_value=bv, base_low=bl,
+                 base_high=bh, base_unit=bu, decimals=decimals, approx=approx, bound=bound,
+                 negative=negative or (value is not None and value < 0))
+
+
+def _negative_cue(text, s, e):
+    nb, na = _cues()
+    return bool(nb.search(text[max(0, s - 14):s]) or na.match(text[e:e + 20]))
+
+
+def _merge_bounds(out, text):
+    """'more than 10 and less than 20', '大于10小于20': one range from a lower and an upper bound."""
+    i = 0
+    while i + 1 < len(out):
+        a, b = out[i], out[i + 1]
+        if (a.bound and b.bound and a.value is not None and b.value is not None
+                and a.kind == b.kind and a.unit == b.unit
+                and _COMPOUND_SEP.match(text[a.end:b.start])):
+            lo, hi = (a, b) if a.bound in ("gt", "ge") and b.bound in ("lt", "le") else \
+                     (b, a) if b.bound in ("gt", "ge") and a.bound in ("lt", "le") else (None, None)
+            if lo is not None and lo.value < hi.value:
+                c = _claim(text, a.start, b.end, a.kind, a.unit, None, lo.value, hi.value,
+                           max(a.decimals, b.decimals), a.approx or b.approx, None, False)
+                out[i:i + 2] = [c]
+        i += 1
+
+
+def _mark_lists(out, text, ctx):
+    """Figures written as one list ('2.03×/1.71×/1.66×', '3%、5%') share a list_id."""
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.kind == b.kind and _LIST_SEP.match(text[a.end:b.start]):
+            if a.list_id is None:
+                ctx.list_seq += 1
+                a.list_id = ctx.list_seq
+            b.list_id = a.list_id
