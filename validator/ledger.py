@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from claims.model import Claim, Condition, Source
+from validator.facts import claim_key
 
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
@@ -42,7 +43,7 @@ CLAIM_COLUMNS = (
     "value", "low", "high", "unit", "base_value", "base_low", "base_high", "base_unit",
     "decimals", "approx", "bound", "negative", "metric", "subject", "baseline",
     "conditions", "markers", "sources", "role", "section", "entry", "list_id",
-    "date", "lang",
+    "date", "lang", "key",
 )
 
 SCHEMA = f"""
@@ -68,9 +69,10 @@ CREATE TABLE IF NOT EXISTS claims (
     sources TEXT,                 -- JSON list of {{kind, ref, line, col, rating, rating_text}}
     role TEXT, section TEXT, entry TEXT, list_id INTEGER,
     date TEXT, lang TEXT,
+    key TEXT,                     -- facts.claim_key: 'metric|subject|baseline' normalized, or NULL
     PRIMARY KEY (path, idx)
 );
-CREATE INDEX IF NOT EXISTS claims_key ON claims (metric, subject, baseline);
+CREATE INDEX IF NOT EXISTS claims_key ON claims (key);
 PRAGMA user_version = {SCHEMA_VERSION};
 PRAGMA application_id = {APPLICATION_ID};
 """
@@ -129,7 +131,7 @@ def claim_row(key: str, idx: int, c: Claim, date, lang) -> tuple:
         c.decimals, int(bool(c.approx)), c.bound, int(bool(c.negative)),
         c.metric, c.subject, c.baseline,
         _dumps(c.conditions or {}), _dumps(list(c.markers or [])), _dumps(list(c.sources or [])),
-        c.role, c.section, c.entry, c.list_id, date, lang,
+        c.role, c.section, c.entry, c.list_id, date, lang, claim_key(c),
     )
 
 
@@ -157,7 +159,7 @@ def row_to_claim(row) -> Claim:
     (path, _idx, line, col, start, end, surface, kind, value, low, high, unit,
      base_value, base_low, base_high, base_unit, decimals, approx, bound, negative,
      metric, subject, baseline, conditions, markers, sources, role, section, entry,
-     list_id, _date, _lang) = row
+     list_id, _date, _lang, _key) = row
     conds = {}
     for facet, cd in json.loads(conditions or "{}").items():
         conds[facet] = Condition(**cd) if isinstance(cd, dict) else cd
@@ -415,18 +417,22 @@ class Ledger:
             yield from self.conn.execute(q, part)
 
     def claims_by_key(self, keys, exclude_paths=()) -> list:
-        """Claims whose (metric, subject, baseline) is one of ``keys`` — what a one-file
-        check needs from a large corpus without loading all of it. Paths are ledger keys."""
+        """[(ledger path, Claim)] whose claim key (``facts.claim_key``) is one of ``keys`` —
+        what a one-file check needs from a large corpus, one indexed lookup per key instead
+        of loading every claim. Call ``sync`` first so the ledger is current."""
         cols = ",".join(CLAIM_COLUMNS)
         exclude = {self.key_of(p) for p in exclude_paths}
         out = []
-        for metric, subject, baseline in sorted(set(keys), key=lambda k: tuple(x or "" for x in k)):
-            q = (f"SELECT {cols} FROM claims WHERE metric IS ? AND subject IS ? AND baseline IS ?"
-                 " ORDER BY path, idx")
-            for row in self.conn.execute(q, (metric, subject, baseline)):
+        for key in sorted({k for k in keys if k}):
+            for row in self.conn.execute(f"SELECT {cols} FROM claims WHERE key = ? ORDER BY path, idx", (key,)):
                 if row[0] not in exclude:
-                    out.append(row_to_claim(row))
+                    out.append((row[0], row_to_claim(row)))
         return out
+
+    def path_of(self, key: str) -> str:
+        """The file a ledger path names (absolute)."""
+        p = Path(key)
+        return str(p if p.is_absolute() or self.root is None else self.root / p)
 
     def rows(self, where: str = "", params=()):
         """Raw claim rows (CLAIM_COLUMNS order) for reports and export, in a stable order."""

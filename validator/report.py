@@ -106,9 +106,8 @@ def _figure(row, paths: _Paths) -> dict:
 
 
 def group_key(row) -> str:
-    """The claim key exactly as `caveat check` groups claims (facts.claim_key)."""
-    return facts.claim_key(SimpleNamespace(metric=row[COL["metric"]], subject=row[COL["subject"]],
-                                           baseline=row[COL["baseline"]]))
+    """The claim key exactly as `caveat check` groups claims (facts.claim_key, stored by the ledger)."""
+    return row[COL["key"]]
 
 
 MAX_LISTED_PAIRS = 500    # per group; the counts stay exact, only the listing is cut
@@ -214,7 +213,7 @@ def build_report(roots, ledger: Ledger | None = None) -> dict:
                 unverified.append({"path": paths.show(row[0]), "line": row[COL["line"]],
                                    "col": row[COL["col"]], "surface": row[COL["surface"]],
                                    "markers": sorted(markers)})
-            if not row[COL["metric"]] or not row[COL["subject"]] or row[COL["role"]] in NON_CLAIM_ROLES:
+            if not row[COL["key"]] or row[COL["role"]] in NON_CLAIM_ROLES:
                 continue
             groups.setdefault(group_key(row), []).append(_figure(row, paths))
         out_groups = []

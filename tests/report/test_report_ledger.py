@@ -70,9 +70,10 @@ def test_claims_by_key_reads_only_the_group(corpus):
     (corpus / "notes" / "m.md").write_text("medusa speedup 1.5x\n", encoding="utf-8")
     with L.Ledger.for_roots([corpus], jobs=1) as led:
         led.sync(L.corpus_files([corpus]))
-        got = led.claims_by_key({("speedup", "medusa", None)})
-        assert [c.surface for c in got] == ["medusa speedup 1.5x"]
-        assert len(led.claims_by_key({("speedup", "eagle", None)}, exclude_paths=files[:2])) == 3
+        got = led.claims_by_key({"speedup|medusa|"})
+        assert [(p, c.surface) for p, c in got] == [("notes/m.md", "medusa speedup 1.5x")]
+        assert led.path_of(got[0][0]) == str((corpus / "notes" / "m.md").resolve())
+        assert len(led.claims_by_key({"speedup|eagle|"}, exclude_paths=files[:2])) == 3
 
 
 @pytest.mark.parametrize("damage", ["garbage", "foreign", "old_version"])

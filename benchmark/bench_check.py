@@ -1,0 +1,146 @@
+"""Benchmark of `caveat check` (issue 3) and the measuring helpers the corpus benchmark shares.
+
+Two figures, each against a baseline measured in the same run:
+
+1. one briefing checked as a whole process vs the dependency-import floor
+   `python -c "import regex, yaml, click, durable.lang, pint"` (target: <= 2x);
+2. a synthetic corpus of 10,000 claims over 200 files checked with the
+   cross-document search on (`--corpus`), as time, claims/s and peak memory
+   of the whole process tree (target: < 2 s and < 300 MB).
+
+    python benchmark/bench_check.py [--repeat 7] [--markdown]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+FLOOR = [sys.executable, "-c", "import regex, yaml, click, durable.lang, pint"]
+BRIEFING = REPO / "tests" / "data" / "briefing-corpus" / "briefings" / "2026-11-02-inference.md"
+EXAMPLE = REPO / "tests" / "data" / "briefing-corpus"
+
+
+def caveat(*args) -> list:
+    """The installed `caveat` script as a user runs it (else the module, same code)."""
+    exe = shutil.which("caveat")
+    head = [exe] if exe else [sys.executable, "-m", "validator.cli"]
+    return [*head, *map(str, args)]
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants, from /proc."""
+    children: dict = {}
+    rss: dict = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as fh:
+                parts = fh.read().rsplit(")", 1)[1].split()
+            ppid = int(parts[1])
+            with open(f"/proc/{d}/statm") as fh:
+                pages = int(fh.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+        rss[int(d)] = pages * os.sysconf("SC_PAGE_SIZE") // 1024
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo += children.get(p, [])
+    return total
+
+
+def measure(cmd, cwd=None, env=None, sample=0.02) -> dict:
+    """Run ``cmd``; wall time and the peak summed RSS of its process tree (sampled)."""
+    peak = [0]
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    done = threading.Event()
+
+    def poll():
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_rss_kb(p.pid))
+            done.wait(sample)
+    th = threading.Thread(target=poll, daemon=True)
+    th.start()
+    out, err = p.communicate()
+    wall = time.perf_counter() - t0
+    done.set()
+    th.join()
+    return {"wall": wall, "peak_mb": peak[0] / 1024, "rc": p.returncode,
+            "stdout": out.decode("utf-8", "replace"), "stderr": err.decode("utf-8", "replace")}
+
+
+def median_time(cmd, repeat: int, **kw) -> tuple:
+    runs = [measure(cmd, **kw) for _ in range(repeat)]
+    return statistics.median(r["wall"] for r in runs), runs[-1]
+
+
+def bench_one_briefing(repeat: int) -> dict:
+    """Interleave floor and check runs so both see the same machine state."""
+    floor, check = [], []
+    cmd = caveat("check", BRIEFING)
+    for _ in range(repeat):
+        floor.append(measure(FLOOR)["wall"])
+        r = measure(cmd, cwd=REPO)
+        check.append(r["wall"])
+    f, c = statistics.median(floor), statistics.median(check)
+    return {"floor_s": f, "check_s": c, "ratio": c / f, "rc": r["rc"], "stderr": r["stderr"][-500:],
+            "command": "caveat check " + str(BRIEFING.relative_to(REPO))}
+
+
+def bench_200_files(work: Path, repeat: int) -> dict:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import gen_corpus
+    corpus = work / "check200"
+    m = gen_corpus.generate(corpus, files=200, claims_per_file=50, seed=11)
+    cmd = caveat("check", "--format", "json", "--fail-on", "never", "--corpus", corpus, corpus)
+    runs = [measure(cmd, cwd=REPO) for _ in range(repeat)]
+    wall = statistics.median(r["wall"] for r in runs)
+    peak = max(r["peak_mb"] for r in runs)
+    return {"files": 200, "claims": m["claims"], "wall_s": wall, "claims_per_s": m["claims"] / wall,
+            "peak_mb": peak, "rc": runs[-1]["rc"], "stderr": runs[-1]["stderr"][-500:],
+            "command": "caveat check --format json --fail-on never --corpus CHECK200 CHECK200"}
+
+
+def markdown(one: dict, many: dict) -> str:
+    return "\n".join([
+        "### `caveat check` (issue 3)", "",
+        "| measurement | value | target |", "|---|---:|---|",
+        f"| import floor `python -c \"import regex, yaml, click, durable.lang, pint\"` | {one['floor_s']:.3f} s | baseline |",
+        f"| `{one['command']}` (whole process, exit {one['rc']}) | {one['check_s']:.3f} s | |",
+        f"| ratio check / floor | **{one['ratio']:.2f}×** | ≤ 2× |",
+        f"| 200 files, {many['claims']:,} claims, `--corpus` on (exit {many['rc']}) | {many['wall_s']:.2f} s | < 2 s |",
+        f"| throughput | {many['claims_per_s']:,.0f} claims/s | |",
+        f"| peak memory (process tree) | {many['peak_mb']:.0f} MB | < 300 MB |", ""])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--work", type=Path, default=None, help="scratch folder (default: a temp dir)")
+    a = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="caveat-bench-") as tmp:
+        work = a.work or Path(tmp)
+        one = bench_one_briefing(a.repeat)
+        many = bench_200_files(work, max(3, a.repeat // 2))
+    print(markdown(one, many))
+    for r in (one, many):
+        if r["rc"] not in (0, 1):
+            print(f"warning: caveat exited {r['rc']}: {r['stderr']}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
