@@ -45,8 +45,10 @@ MAX_YAML_DEPTH = 20
 REGEX_TIMEOUT_S = 1.0
 # Load-time probe: a pattern that cannot scan a short adversarial string in this
 # long backtracks catastrophically; reject the pack before anything runs.
-REGEX_PROBE_TIMEOUT_S = 0.1
+REGEX_PROBE_TIMEOUT_S = 0.05
 REGEX_PROBE_LENGTH = 256
+# Total probing time per pattern: bounds load time for slow-but-finite patterns.
+REGEX_PROBE_BUDGET_S = 0.3
 # Longest pattern text accepted from a rule pack.
 MAX_REGEX_CHARS = 2000
 
@@ -115,11 +117,15 @@ class SafeRegex:
 
 
 def _probe_inputs(pattern: str) -> list:
-    """Short adversarial strings built from the pattern's own literal characters:
-    a long run of a character the pattern can repeat, then one it cannot end on."""
-    chars = {c for c in pattern if c.isalnum() or c in " %.,-_"} | {"a", "1", " "}
+    """Short adversarial strings built from the pattern's own literal characters: a
+    long run of a character the pattern can repeat, then a character it may require
+    next (so the engine's required-literal shortcut does not skip the work), then
+    one it cannot end on."""
+    runs = sorted({c for c in pattern if c.isalnum()} | {"a", "1", " "})[:16]
+    tails = [""] + sorted({c for c in pattern if not c.isalnum() and not c.isspace()
+                           and c not in "\\()[]{}|*+?^$"})[:6]
     n = REGEX_PROBE_LENGTH
-    return [c * n + "\x00" for c in sorted(chars)[:32]]
+    return [c * n + t + "\x00" for c in runs for t in tails]
 
 
 def safe_regex(pattern, *, rule: str, path: str | None = None, line: int | None = None,
@@ -141,7 +147,11 @@ def safe_regex(pattern, *, rule: str, path: str | None = None, line: int | None 
     except (regex.error, ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
         raise RegexError(f"{where}: invalid regex {pattern!r}: {exc}") from None
     if probe:
+        import time
+        spent_until = time.perf_counter() + REGEX_PROBE_BUDGET_S
         for s in _probe_inputs(pattern):
+            if time.perf_counter() > spent_until:
+                break       # slow but not hung: the run-time timeout still guards it
             try:
                 compiled.search(s, timeout=REGEX_PROBE_TIMEOUT_S)
             except TimeoutError:
