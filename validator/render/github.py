@@ -70,7 +70,7 @@ def render(findings, errors=(), summary_text: str = "") -> tuple[str, int]:
             if len(group) > 1 else f.message + (f" {f.help}" if f.help else "")
         lines.append(annotation(level, msg, file=rel_uri(f.path), line=f.line, col=f.col,
                                 end_line=end_line, end_col=end_col,
-                                title=f"{codes} ({f.family})"))
+                                title=codes))
         used[level] += 1
         total += 1
     if left_out:

@@ -74,7 +74,7 @@ def render_terminal(findings, summary: dict, line_text, colour: bool = True) -> 
         ack = st(" [acknowledged]", dim=True) if f.acknowledged else ""
         out.append(f"  {f.line}:{f.col}  {sev} {code}  {f.message}{ack}")
         src = line_text(f.path, f.line) if line_text else None
-        gutter = " " * (len(str(f.line)) + 4)
+        gutter = " " * (len(str(f.line)) + 5)
         if src is not None:
             src = src.replace("\t", " ")
             out.append(st(f"    {f.line} | ", dim=True) + src)
