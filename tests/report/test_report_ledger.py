@@ -31,7 +31,8 @@ def fake_analyze(path):
                          subject=m.group(1).lower(), metric="speedup", conditions=conds,
                          markers=["unverified"] if "TBD" in text else [],
                          sources=[Source("path", "inbox/a.md", line)], role="body"))
-    return "en", "2026-11-02", out
+    m = L._DATE_IN_NAME.search(path.rsplit("/", 1)[-1])
+    return "en", (m.group(0) if m else None), out
 
 
 @pytest.fixture
