@@ -66,8 +66,9 @@ def _tables():
         _alt(plain_syms, left=False), _alt(wrd, word=True, left=False), _alt(["倍"]), _SP)
     scales = {k: float(v) for k, v in w["scales"]["symbols"].items()}
     scales_words = {k.lower(): float(v) for k, v in w["scales"]["words"].items()}
+    # 千 is a scale in '3千' but a prefix in '12千米', '2.3千克', '6千字节'.
     scale_re = "(?:%s|%s)" % (
-        "|".join(regex.escape(s) + (r"(?![A-Za-z])" if s.isascii() else "")
+        "|".join(regex.escape(s) + (r"(?![A-Za-z])" if s.isascii() else r"(?![米克字比瓦焦])")
                  for s in sorted(scales, key=len, reverse=True)),
         _alt(scales_words, word=True))
     bound_before = {a: k for k, v in w["bound_before"].items() for a in v}
@@ -91,6 +92,7 @@ VERSION_LIKE = regex.compile(r"[0-9]{1,2}\.[0-9]")
 
 # Spans that contain digits but are never figures; matched first and skipped.
 SKIP = "|".join([
+    r"(?i:https?://|www\.)[^\s<>()（）\[\]\"'，。]+",
     r"(?<![0-9.])(?:19|20)[0-9]{2}(?:[-/.年](?:0?[1-9]|1[0-2])(?:[-/.月](?:[0-2]?[0-9]|3[01])[日号]?)?(?![0-9])|年)",
     r"(?<![0-9])(?:0?[1-9]|1[0-2])月(?:[0-2]?[0-9]|3[01])?[日号]?",
     r"(?<![0-9])[0-2]?[0-9]:[0-5][0-9](?::[0-5][0-9])?(?:\s?[ap]\.?m\.?)?",
@@ -122,11 +124,11 @@ def _build_pattern():
     (?(DEFINE)(?P<NUM>{num})(?P<UNIT>{U})(?P<SCALE>{S})(?P<SIGN>{sign})(?P<CUR>{cur}))
     (?P<skip>{skip})
     |
-    {guard}
     (?:(?P<btw>(?i:between)|在|介于|位于|从|由|(?i:from)){sp}*)?
     (?:(?P<bound>{bound}){sp}*(?:{filler}{sp}*)?)?
     (?:(?P<approx>{approx}){sp}*)?
     (?:(?P<bound2>{bound}){sp}*)?
+    {guard}
     (?P<cur>(?&CUR){sp}?)?
     (?:(?P<pct>百{sp}?分{sp}?之|千分之|万分之|萬分之){sp}*)?
     (?P<sign>(?&SIGN))?
@@ -144,7 +146,7 @@ def _build_pattern():
     (?P<half>半)?
     {per}?
     (?P<btwend>{sp}?(?:之间|间))?
-    (?P<post>{sp}?(?:(?P<papprox>{approx_after})|(?P<pbound>{bound_after}))|(?P<pbound2>\+)(?![0-9０-９]))?
+    (?P<post>{sp}?(?:(?P<papprox>{approx_after})|(?P<pbound>{bound_after})(?P<sc3>(?&SCALE))?)|(?P<pbound2>\+)(?![0-9０-９]))?
     |
     (?P<special>翻倍|翻番|翻了一番|倍增|减半|(?i:(?<![A-Za-z])(?:twice|doubled|halved)(?![A-Za-z])))
     """.format(skip=SKIP, guard=guard, sp=_SP, bound=bound, filler=filler, approx=approx,
@@ -206,6 +208,8 @@ def _unit_of(u):
     if u is None:
         return None, None
     u = " ".join(u.split())
+    if u in ("成", "成半", "折"):
+        return "percent", "percent"
     if u in ("×", "✕", "x", "X", "倍") or u.lower() in ("times", "fold"):
         return "dimensionless", "ratio"
     cu = units.canonical(u)
@@ -295,9 +299,9 @@ def _claims_from(m, ctx):
     # ---- a second number: range, or two figures ----
     if n2s:
         v2, d2, st2 = _parse_num(n2s)
-        if conn and conn.lower() in ("and", "和", "与", "跟") and not btw:
+        if conn and conn.lower() == "and" and not btw:
             return _split(m, ctx)      # 'A and B' is two figures, not a range
-        if conn in ("和", "与", "跟") and not g("btwend"):
+        if conn in ("和", "与", "跟") and not (btw or g("btwend")):
             return _split(m, ctx)
         if g("sign2"):
             v2 = -v2
@@ -306,8 +310,9 @@ def _claims_from(m, ctx):
     if n2s and u1[0] and u2[0] and u1[0] != u2[0]:
         return _split(m, ctx)
     cnpct = None
-    if m.group("cnpct") is not None:
-        cnpct = m.group("cnpct")
+    utext = g("unit") or g("u1")
+    if utext in ("成", "成半", "折"):
+        cnpct = utext
         unit, kind = "percent", "percent"
     if cur:
         cu = units.canonical(cur.strip())
@@ -339,7 +344,7 @@ def _claims_from(m, ctx):
         if n2s:
             v2 = v2 / div
     # ---- scale ----
-    f1 = _scale(sc1)
+    f1 = _scale(sc1) * _scale(g("sc3"))
     f2 = _scale(sc2) if n2s else 1.0
     if n2s:
         if sc2 and not sc1:
@@ -372,7 +377,7 @@ def _claims_from(m, ctx):
     styles = {st1} | ({_parse_num(n2s)[2]} if n2s else set())
     if not unit:
         bare_ok = (bound is not None
-                   or (n2s and (btw or (conn and conn not in ("-", "−", "－"))))
+                   or (n2s and (btw or (conn and conn not in ("-", "−", "－")) or sc1 or sc2))
                    or (sc1 and (sc1 in _BIG_SCALE_WORDS or sc1.lower() in _BIG_SCALE_WORDS)
                        and g("sc1") is not None and not _glued(m, "sc1"))
                    or (st1 == "ar" and _is_sep_number(n1s) and not n2s))
