@@ -1,0 +1,158 @@
+"""The text of caveat-managed warnings entries, in the briefing's own style and language.
+
+Two styles: labelled entries like the author's (`⚠️ T2 矛盾 · title` followed by
+`现象：` / `风险：` / `建议：` lines) and Markdown list items. Every entry names the
+figure exactly as written (so coverage recognises it), its line, and the evidence
+(the conflicting figure and where it stands, the line stating the conditions, the
+cited source). Wording lives in claims/data/warnings.yaml.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from validator.warnings_locate import style_data
+
+# Characters that would break the summary line's '+'-separated list or the '（T2）' labels.
+_TITLE_BAD = re.compile(r"[+（）()：:\[\]|`<>*_#]")
+_CONTEXT_CUT = re.compile(r".*(?:[：:，,；;（(|·。!！?？]|\s[-–—+]\s|^\s*[-*+]\s)")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass
+class Style:
+    kind: str = "labelled"      # 'labelled' | 'list'
+    lang: str = "en"
+    prefix: str = "⚠️ "         # what stands before the label on an entry line
+    letter: str = "T"
+    bullet: str = "-"
+    fields: Optional[dict] = None   # {'issue': '现象', 'risk': '风险', 'fix': '建议'}
+    colon: str = "："
+
+
+@dataclass
+class Entry:
+    label: str                  # 'T2' for labelled entries, '' for list items
+    title: str                  # short, safe to list in the summary line
+    lines: list                 # the entry's lines, without newlines
+
+
+def _words(lang: str) -> dict:
+    return style_data()["words"]["zh" if lang == "zh" else "en"]
+
+
+def family_words(family: str, lang: str) -> dict:
+    fam = style_data()["families"]
+    return fam.get(family, fam["other"])["zh" if lang == "zh" else "en"]
+
+
+def _one_line(s: str) -> str:
+    return _SPACES.sub(" ", (s or "").replace("<!--", "<! --")).strip()
+
+
+def context_before(line_text: str, col: int, surface: str) -> str:
+    """The few words before the figure on its line ('EAGLE-3' in '（EAGLE-3 3.1× + …')."""
+    idx = col - 1
+    if not (0 <= idx <= len(line_text)) or not line_text.startswith(surface, idx):
+        found = line_text.find(surface)
+        idx = found if found >= 0 else 0
+    before = line_text[:idx]
+    before = _CONTEXT_CUT.sub("", before)
+    before = _TITLE_BAD.sub(" ", before)
+    before = _SPACES.sub(" ", before).strip()
+    if len(before) > 24:
+        before = before[-24:]
+        cut = before.find(" ")
+        if 0 <= cut < 12:
+            before = before[cut + 1:]
+    return before
+
+
+def make_title(finding, line_text: str, lang: str) -> str:
+    ctx = context_before(line_text, finding.col, finding.surface)
+    fw = family_words(finding.family, lang)
+    surface = _TITLE_BAD.sub(" ", finding.surface).strip()
+    if lang != "zh":
+        ctx = ""   # English context words before a figure are mostly verbs: the figure alone reads better
+    parts = [p for p in (ctx, surface) if p]
+    head = " ".join(parts)
+    title = f"{head} {fw['title']}" if head else fw["title"]
+    return _SPACES.sub(" ", title).strip()
+
+
+def display_path(path: str, briefing: str, roots: tuple) -> Optional[str]:
+    """Evidence path as a reader finds it: corpus-relative, or None for the briefing itself."""
+    if not path:
+        return None
+    try:
+        if os.path.realpath(path) == os.path.realpath(briefing):
+            return None
+    except (OSError, ValueError):
+        pass
+    if os.path.isabs(path):
+        for root in roots:
+            rel = os.path.relpath(path, root)
+            if not rel.startswith(".."):
+                return rel.replace(os.sep, "/")
+        base = os.path.dirname(os.path.abspath(briefing))
+        rel = os.path.relpath(path, base)
+        return (rel if not rel.startswith("..") else path).replace(os.sep, "/")
+    return path.replace(os.sep, "/")
+
+
+def evidence_text(finding, lang: str, briefing: str, roots: tuple) -> str:
+    w = _words(lang)
+    items = []
+    for ev in finding.evidence:
+        where = display_path(ev.path, briefing, roots)
+        place = w["here"] if where is None else where
+        if ev.line:
+            place += ("" if lang == "zh" and where is None else " ") + w["line"].format(line=ev.line)
+        if ev.surface:
+            place += f"「{_one_line(ev.surface)}」" if lang == "zh" else f" ({_one_line(ev.surface)})"
+        if ev.note:
+            place += f"（{_one_line(ev.note)}）" if lang == "zh" else f", {_one_line(ev.note)}"
+        items.append(place)
+    return w["sep"].join(items)
+
+
+def render_entry(finding, label: str, line_text: str, style: Style, briefing: str, roots: tuple) -> Entry:
+    lang = style.lang
+    w = _words(lang)
+    fw = family_words(finding.family, lang)
+    title = make_title(finding, line_text, lang)
+    where = w["line"].format(line=finding.line)
+    message = _one_line(finding.message)
+    evidence = evidence_text(finding, lang, briefing, roots)
+    fix = _one_line(finding.help) or fw["fix"]
+    if style.kind == "labelled":
+        names = style.fields or style_data()["fields"]["zh" if lang == "zh" else "en"]
+        c = style.colon
+        if lang == "zh":
+            issue = f"{where}「{finding.surface}」：{message}"
+            if evidence:
+                issue += f"（{w['evidence']}：{evidence}）"
+        else:
+            issue = f"{where}, {finding.surface}: {message}"
+            if evidence:
+                issue += f" ({w['evidence']}: {evidence})"
+        lines = [
+            f"{style.prefix}{label} {fw['tag']} · {title}",
+            f"{names['issue']}{c}{issue}",
+            f"{names['risk']}{c}{fw['risk']}",
+            f"{names['fix']}{c}{fix}",
+        ]
+        return Entry(label, title, lines)
+    if lang == "zh":
+        text = f"{style.bullet} **{fw['tag']}** · {where}「{finding.surface}」：{message}"
+        if evidence:
+            text += f"（{w['evidence']}：{evidence}）"
+        text += f" 建议：{fix}"
+    else:
+        text = f"{style.bullet} **{fw['tag']}** · {where}, {finding.surface}: {message}"
+        if evidence:
+            text += f" ({w['evidence']}: {evidence})"
+        text += f" Fix: {fix}"
+    return Entry("", title, [text])
