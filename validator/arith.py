@@ -49,6 +49,8 @@ def admitted(claim, approx_rel: float = 0.1, use_base: bool = True) -> Optional[
     if written and mid:
         scale = abs(mid) / written if written else 1.0
     half = 0.5 * (10 ** -(claim.decimals or 0)) * scale
+    if claim.kind == "count" and claim.unit == "item" and not claim.approx and not claim.decimals:
+        half = 0.0      # '3 条' is exactly three: counted items are not rounded
     if v is not None:
         a, b = v - half, v + half
     else:

@@ -9,6 +9,8 @@ when a corpus is given: without a corpus nothing can be said about a path.
 """
 from __future__ import annotations
 
+import os
+
 from .. import arxiv as _ax
 
 NO_DATE = -9999
@@ -72,8 +74,8 @@ class SourcePath:
     @staticmethod
     def facts(rule, ctx):
         corpus = getattr(ctx, "corpus", None)
-        if corpus is None:
-            return
+        if corpus is None or not getattr(corpus, "roots", True):
+            return          # without a corpus nothing is known about cited paths
         doc = ctx.analysis.document
         roots = ", ".join(str(r) for r in (getattr(corpus, "roots", None) or ())) or "corpus"
         seen = set()
@@ -85,6 +87,9 @@ class SourcePath:
                 continue
             seen.add((s.line, ref))
             exists = corpus.resolve(ref, doc.path) is not None
+            if not exists and "/" not in ref and "\\" not in ref:
+                # a bare file name ('inference.md v322') names a corpus file wherever it lives
+                exists = any(os.path.basename(f) == ref for f in corpus.files())
             yield {
                 "path": doc.path, "line": s.line, "col": s.col or 1, "end_line": s.line,
                 "end_col": (s.col or 1) + len(ref), "surface": ref, "key": f"source:{ref}",
