@@ -26,6 +26,12 @@ def norm_text(s) -> str:
     return _NORM.sub("", str(s or "")).lower()
 
 
+def norm_value(s) -> str:
+    """Lowercase, punctuation and spaces collapsed to one space (digit groups stay apart):
+    'A100 80GB' -> 'a100 80gb', '8×H100' -> '8 h100'."""
+    return " ".join(_NORM.sub(" ", str(s or "")).lower().split())
+
+
 def claim_key(claim) -> Optional[str]:
     """'metric|subject|baseline' normalized, or None when the claim lacks metric or subject."""
     if not claim.metric or not claim.subject:
@@ -133,7 +139,7 @@ def conditions_of(claim) -> dict:
     out = {}
     for facet, cond in (claim.conditions or {}).items():
         v = cond.get("value") if isinstance(cond, dict) else getattr(cond, "value", cond)
-        n = norm_text(v)
+        n = norm_value(v)
         if n not in _EMPTY:
             out[facet] = n
     return out
@@ -151,17 +157,26 @@ def condition_lines(claim) -> list:
     return out
 
 
+_COUNT = re.compile(r"^(\d+)\s*x?\s*(?=[a-z])")
+
+
 def same_facet_value(a: str, b: str) -> bool:
-    """'8xh100' and 'h100' name the same hardware; 'llama3170b' and 'llama318b' do not."""
-    return a == b or (len(a) >= 3 and len(b) >= 3 and (a.endswith(b) or b.endswith(a)
-                                                         or a.startswith(b) or b.startswith(a))
-                      and _same_numbers(a, b))
-
-
-def _same_numbers(a: str, b: str) -> bool:
-    # 'h100' vs '8xh100': the shorter one's digit groups must all appear in the longer
-    na, nb = re.findall(r"\d+", a), re.findall(r"\d+", b)
-    short, long_ = (na, nb) if len(a) <= len(b) else (nb, na)
+    """'8 h100' and 'h100 sxm' name the same hardware; 'llama 3 1 70b' and 'llama 3 1 8b' do not:
+    one value contains the other and the shorter one's digit groups all appear in the longer."""
+    if a == b:
+        return True
+    # a GPU count written before the name ('8 h100'): differing counts differ, one missing is fine
+    ma, mb = _COUNT.match(a), _COUNT.match(b)
+    if ma and mb and ma.group(1) != mb.group(1):
+        return False
+    a, b = (a[ma.end():] if ma else a), (b[mb.end():] if mb else b)
+    if a == b:
+        return True
+    ca, cb = a.replace(" ", ""), b.replace(" ", "")
+    if len(ca) < 2 or len(cb) < 2 or not (ca in cb or cb in ca):
+        return False
+    na, nb = re.findall(r"\d+[a-z]?", a), re.findall(r"\d+[a-z]?", b)
+    short, long_ = (na, nb) if len(ca) <= len(cb) else (nb, na)
     return all(x in long_ for x in short)
 
 

@@ -16,6 +16,7 @@ from typing import Optional
 from . import kinds as kinds_mod
 from .errors import UsageError
 from .finding import FAMILIES, SEVERITIES, Evidence, Finding
+from .limits import MAX_PACK_BYTES
 from .safe_yaml import YDict, line_of, load_file
 
 NON_ACKNOWLEDGEABLE = ("arithmetic", "count", "entity", "reference")
@@ -247,7 +248,7 @@ def _rule_files(root: Path, user: bool) -> list:
 
 def load_rule(path: Path, pack: str) -> Rule:
     p = str(path)
-    doc = load_file(path)
+    doc = load_file(path, MAX_PACK_BYTES)
 
     def where(obj, key):
         return f"{p}:{line_of(obj, key, 1)}"

@@ -58,6 +58,7 @@ class _Loader(yaml.SafeLoader):
 
 
 def _err(path: str, line: int, what: str) -> UsageError:
+    what = " ".join(str(what).split())   # one line, whatever PyYAML put in its message
     return UsageError(f"{path}:{line}: {what}" if line else f"{path}: {what}")
 
 
@@ -133,8 +134,9 @@ def _build(node, path: str, constructor):
 
 def loads(text: str, path: str = "<string>"):
     """Parse one YAML document from ``text``; errors are ``UsageError('path:line: …')``."""
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)
         node = loader.get_single_node()
         if node is None:
             return None
@@ -148,23 +150,27 @@ def loads(text: str, path: str = "<string>"):
         what = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
         raise _err(path, line, f"invalid YAML: {what}") from None
     except yaml.YAMLError as e:
-        raise _err(path, 0, f"invalid YAML: {e}") from None
+        what = getattr(e, "reason", None) or str(e).splitlines()[0]
+        if getattr(e, "character", None) is not None:
+            what = f"character #x{e.character:04x} is not allowed (binary file?)"
+        raise _err(path, 0, f"invalid YAML: {what}") from None
     except RecursionError:
         raise _err(path, 0, "YAML nested too deeply") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
-def load_file(path) -> object:
+def load_file(path, max_bytes: int = MAX_BYTES) -> object:
     """Read and parse a YAML file; unreadable files are a clean ``UsageError`` too."""
     p = str(path)
     try:
         with open(p, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+            raw = fh.read(max_bytes + 1)
     except OSError as e:
         raise UsageError(f"{p}: cannot read: {e.strerror or e}") from None
-    if len(raw) > MAX_BYTES:
-        raise UsageError(f"{p}: YAML file larger than {MAX_BYTES} bytes")
+    if len(raw) > max_bytes:
+        raise UsageError(f"{p}: YAML file larger than {max_bytes} bytes")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
