@@ -1,0 +1,79 @@
+"""Property: for any document built from random text, random briefing sections and random
+figures, writing twice gives the bytes of writing once; removing what caveat manages gives
+back the original bytes; no author line is lost or reordered."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import write_once
+from validator.warnings_locate import END, START
+from validator.warnings_section import prepare
+
+_figure = st.integers(0, 120).map(lambda n: f"{n}%")
+_word = st.sampled_from(["吞吐", "latency", "EAGLE-3", "提升", "vs", "约", "H100", "the gap", "（", "）",
+                         "：", " + ", "·", "`", "*", "-", "#", "T1", "条", "items", "|"])
+_free = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
+_prose = st.lists(st.one_of(_word, _figure, _free, st.just(" ")), min_size=0, max_size=8).map("".join)
+
+
+@st.composite
+def _section(draw):
+    kind = draw(st.sampled_from(["zh_warn", "md_warn", "zh_body", "md_body", "summary", "refs", "code",
+                                 "zh_summary_line", "prose"]))
+    n = draw(st.integers(0, 3))
+    body = [draw(_prose) for _ in range(draw(st.integers(0, 3)))]
+    if kind == "zh_warn":
+        out = [f"四、值得警惕的矛盾或待核实说法（{n} 条）"]
+        for i in range(1, n + 1):
+            out += [f"⚠️ T{i} 待核实 · {draw(_prose)}", f"现象：{draw(_prose)}", f"风险：{draw(_prose)}",
+                    f"建议：{draw(_prose)}"]
+        return out
+    if kind == "md_warn":
+        head = draw(st.sampled_from(["## Warnings", "## Caveats (2 items)", "## Open questions", "## 矛盾与待核实"]))
+        return [head, ""] + [f"- {draw(_prose)}" for _ in range(n)]
+    if kind == "zh_body":
+        return [f"{draw(st.sampled_from('一二三五'))}、{draw(_prose)}"] + body
+    if kind == "md_body":
+        return [f"## {draw(_prose)}", ""] + body
+    if kind == "summary":
+        return [draw(st.sampled_from(["六、本轮摘要", "## Summary"]))] + body
+    if kind == "refs":
+        return [draw(st.sampled_from(["## References", "五、可引用的 arXiv 号列表"]))] + body
+    if kind == "code":
+        return ["```", draw(_prose), "```"]
+    if kind == "zh_summary_line":
+        return [draw(st.sampled_from(["矛盾/待核实：", "矛盾/待核实：A（T1）", "Warnings: x"]))]
+    return body
+
+
+@st.composite
+def documents(draw):
+    lines = [line for sec in draw(st.lists(_section(), max_size=7)) for line in sec]
+    lines = [ln.replace("\r", "").replace("\n", " ") for ln in lines]
+    nl = draw(st.sampled_from(["\n", "\r\n"]))
+    trailing = draw(st.booleans())
+    return nl.join(lines) + (nl if trailing and lines else "")
+
+
+def _is_subsequence(small, big):
+    it = iter(big)
+    return all(any(x == y for y in it) for x in small)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_write_is_idempotent_and_keeps_author_bytes(text):
+    once = write_once(text).text
+    twice = write_once(once).text
+    assert twice == once
+    # apart from the managed block, the heading count and the summary line: the original bytes
+    assert prepare(once).base_text == text
+    # and no author line lost or reordered (the count and summary lines may have grown)
+    orig = text.splitlines()
+    new = once.splitlines()
+    changed = {i for i, ln in enumerate(orig) if ln not in new}
+    for i in changed:
+        assert ("条）" in orig[i] or "item" in orig[i] or "：" in orig[i] or ":" in orig[i]), orig[i]
+    assert _is_subsequence([ln for i, ln in enumerate(orig) if i not in changed], new)
+    assert once.count(START) == once.count(END) <= 1 + text.count(START)
