@@ -171,7 +171,7 @@ def test_github_errors_first_and_capped(fake, ws, run):
     cmds = [ln for ln in r.stdout.splitlines() if ln.startswith("::")]
     kinds = [ln.split(" ", 1)[0] for ln in cmds]
     assert kinds == ["::error"] * 10 + ["::warning"] * 10 + ["::notice"] * 3
-    assert "title=CV601::SpecInfr is suspicious fix it" in cmds[0]
+    assert "title=CV601::SpecInfr is suspicious — fix it" in cmds[0]
     assert "file=a.md,line=16,col=1,endLine=16,endColumn=9" in cmds[0]
     assert "7 more finding(s) not annotated" in r.stdout
 

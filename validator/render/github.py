@@ -66,8 +66,8 @@ def render(findings, errors=(), summary_text: str = "") -> tuple[str, int]:
             continue
         end_line, end_col = end_position(f)
         codes = ", ".join(dict.fromkeys(g.code for g in group))
-        msg = "\n".join(f"{g.code}: {g.message}" + (f" {g.help}" if g.help else "") for g in group) \
-            if len(group) > 1 else f.message + (f" {f.help}" if f.help else "")
+        msg = "\n".join(f"{g.code}: {g.message}" + (f" — {g.help}" if g.help else "") for g in group) \
+            if len(group) > 1 else f.message + (f" — {f.help}" if f.help else "")
         lines.append(annotation(level, msg, file=rel_uri(f.path), line=f.line, col=f.col,
                                 end_line=end_line, end_col=end_col,
                                 title=codes))

@@ -87,7 +87,7 @@ def render(findings, rules_meta: dict, errors=(), root: str | None = None) -> st
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": LEVEL.get(f.severity, "warning"),
-            "message": {"text": f.message + (f" {f.help}" if f.help else "")},
+            "message": {"text": f.message + (f" — {f.help}" if f.help else "")},
             "locations": [_location(f.path, f.line, f.col, end_line, end_col, root)],
             "partialFingerprints": {"caveatFingerprint/v1": fp, "primaryLocationLineHash": fp},
             "properties": {"family": f.family, "surface": f.surface,
