@@ -191,8 +191,14 @@ class Ledger:
 
     @classmethod
     def for_roots(cls, roots, path=None, jobs=None) -> "Ledger":
+        """The ledger of a corpus: ``path``, else $CAVEAT_LEDGER (a file, or ``off`` for an
+        in-memory ledger), else ``.caveat/ledger.sqlite`` under the first root folder."""
         roots = [Path(r) for r in roots]
         root = next((r for r in roots if r.is_dir()), roots[0].parent if roots else Path("."))
+        if path is None:
+            env = os.environ.get("CAVEAT_LEDGER", "").strip()
+            if env:
+                path = ":memory:" if env.lower() in ("off", "memory", ":memory:", "0", "no") else env
         return cls(path=path, root=root, jobs=jobs)
 
     # -- opening, validating, rebuilding ---------------------------------------------
@@ -443,3 +449,56 @@ class Ledger:
     def file_rows(self):
         return self.conn.execute(
             "SELECT path, hash, size, lang, date, n_claims, error FROM files ORDER BY path")
+
+
+class LedgerAnalysis:
+    """What corpus consumers read of a file's analysis when it comes from the ledger:
+    its claims (no document: the ledger keeps claims, not blocks)."""
+
+    def __init__(self, path: str, claims: list):
+        self.path = path
+        self.claims = claims
+        self.comparisons: list = []
+        self.document = None
+
+
+class CorpusIndex:
+    """The ledger seen the way validator/corpus.py uses a corpus: bring it up to date once
+    (``sync``), then look up one claim key at a time (``by_key``) or one file (``analysis``).
+
+    A warm one-file check over a large corpus then costs a stat per corpus file plus
+    one indexed query per claim key of the checked file."""
+
+    def __init__(self, roots, path=None, jobs=None):
+        self.ledger = Ledger.for_roots(roots, path=path, jobs=jobs)
+        self._keys: dict = {}          # caller path -> ledger path
+        self._back: dict = {}          # ledger path -> caller path
+        self._by_key: dict = {}
+
+    @property
+    def errors(self) -> list:
+        return self.ledger.errors
+
+    def sync(self, files) -> None:
+        self._keys.update(self.ledger.sync(files))
+        self._back = {v: k for k, v in self._keys.items()}
+
+    def by_key(self, key: str) -> list:
+        """[(caller path, Claim)] of every synced file's claims with this claim key."""
+        if key not in self._by_key:
+            out = []
+            for lpath, c in self.ledger.claims_by_key({key}):
+                p = self._back.get(lpath)
+                if p is None:           # in the ledger but not in this corpus (another root's run)
+                    continue
+                c.path = p
+                out.append((p, c))
+            self._by_key[key] = out
+        return self._by_key[key]
+
+    def analysis(self, path: str) -> LedgerAnalysis:
+        claims = self.ledger.analyses_for([path])[str(path)]
+        return LedgerAnalysis(str(path), claims)
+
+    def close(self) -> None:
+        self.ledger.close()

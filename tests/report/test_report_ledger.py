@@ -148,3 +148,30 @@ def test_unreadable_file_is_recorded_not_raised(corpus):
         got = led.analyses_for([bad])
     assert got == {str(bad): []}
     assert len(led.errors) == 1 and "missing.md" in led.errors[0]
+
+
+def test_corpus_index_serves_keys_and_files_with_caller_paths(corpus, monkeypatch):
+    monkeypatch.delenv("CAVEAT_LEDGER", raising=False)
+    files = [str(f) for f in L.corpus_files([corpus])]
+    idx = L.CorpusIndex([corpus], jobs=1)
+    idx.sync(files)
+    got = idx.by_key("speedup|eagle|")
+    assert sorted(p for p, _ in got) == sorted(files)
+    assert all(c.path == p for p, c in got)
+    assert [c.value for c in idx.analysis(files[0]).claims] == [2.4]
+    idx.close()
+    CALLS.clear()
+    idx = L.CorpusIndex([corpus], jobs=1)          # a second run re-extracts nothing
+    idx.sync(files)
+    assert CALLS == [] and len(idx.by_key("speedup|eagle|")) == 5
+    idx.close()
+
+
+def test_ledger_location_from_environment(corpus, monkeypatch, tmp_path):
+    monkeypatch.setenv("CAVEAT_LEDGER", str(tmp_path / "elsewhere.sqlite"))
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        led.sync(L.corpus_files([corpus]))
+    assert (tmp_path / "elsewhere.sqlite").exists() and not (corpus / ".caveat").exists()
+    monkeypatch.setenv("CAVEAT_LEDGER", "off")
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        assert led.path == ":memory:"
