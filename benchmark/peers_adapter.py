@@ -30,6 +30,8 @@ def _kind(c, targets):
         k = "percent"
     elif c.kind == "currency":
         k = "currency"
+    elif c.kind == "ratio":
+        k = "ratio"        # '2.8×', 'doubled': no peer suite has ratios
     elif c.kind in ("latency", "duration"):
         k = "duration"     # time is its own kind in the peers' taxonomies, not a dimension
     elif c.kind in ("count", "number") and c.unit in ("dimensionless",) or c.kind == "count":

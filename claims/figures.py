@@ -37,20 +37,20 @@ _SP = r"[ \t\u00a0\u2009\u202f]"
 
 def _alt(items, word=False, left=True):
     """Alternation of literal items, longest first.  Items ending in an ASCII letter or
-    digit must not run on into another one ('ms' is not the start of 'msg'); ASCII
-    words need a letter boundary on the left too (left=False where a number precedes)."""
-    tail, free = [], []
+    digit must not run on into another one ('ms' is not the start of 'msg'); items
+    starting with an ASCII letter need a letter boundary on the left too (left=False
+    where a number always precedes)."""
+    groups = {}
     for it in sorted(set(items), key=len, reverse=True):
         e = regex.escape(it).replace(r"\ ", _SP + "+")
-        (tail if it[-1:].isascii() and (it[-1:].isalnum() or it[-1:] == ".") else free).append(e)
+        lead = left and it[:1].isascii() and it[:1].isalpha()
+        tail = it[-1:].isascii() and (it[-1:].isalnum() or it[-1:] == ".")
+        groups.setdefault((lead, tail), []).append(e)
     parts = []
-    if tail:
-        parts.append("(?:%s)(?![A-Za-z0-9])" % "|".join(tail))
-    if free:
-        parts.append("(?:%s)" % "|".join(free))
+    for (lead, tail), es in sorted(groups.items()):
+        parts.append("%s(?:%s)%s" % (r"(?<![A-Za-z])" if lead else "", "|".join(es),
+                                     r"(?![A-Za-z0-9])(?!-[0-9])" if tail else ""))
     body = "|".join(parts)
-    if left:
-        body = "(?<![A-Za-z])(?:%s)" % body
     return "(?i:%s)" % body if word else "(?:%s)" % body
 
 
@@ -78,14 +78,16 @@ def _tables():
 
 
 DIG = "[0-9０-９]"
+NUM_FRAC = r"(?>(?:[0-9]{1,3}[ \t])?[1-9]/(?:1[0-2]|[2-9])(?![0-9/])|(?:[0-9]{1,3}[ \t]?)?[½¼¾⅓⅔⅛])"
+_VULGAR = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125}
 NUM_AR = (r"(?>{d}{{1,3}}(?:[,，]{d}{{3}})++(?!{d})|{d}++)(?:[.．]{d}++)?+(?![.．]{d})(?!{d})"
           ).format(d=DIG)
-CN_NUM = "(?>[%s]++)" % numerals.CN_CHARS
+CN_NUM = "(?>[{c}]++(?:{sp}++[{c}]++)*+)".format(c=numerals.CN_CHARS, sp="[ \t\u00a0\u2009\u202f]")
 EN_ATOM = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
            "fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|"
            "sixty|seventy|eighty|ninety|hundred|thousand|million|billion|trillion|dozen")
 EN_NUM = (r"(?i:(?<![A-Za-z])(?:an?%s+(?=hundred|thousand|million|billion|half|quarter|dozen))?"
-          r"(?:%s|half|quarter)(?:(?:%s+and%s+|[-%s]+)(?:%s))*+(?![A-Za-z]))"
+          r"(?:%s|half|quarter)(?:(?:(?<=(?i:hundred|thousand|million|billion))%s+and%s+|[-%s]+)(?:%s|halves|half|quarters|quarter))*+(?![A-Za-z]))"
           % (_SP, EN_ATOM, _SP, _SP, _SP.strip("[]"), EN_ATOM))
 
 VERSION_LIKE = regex.compile(r"[0-9]{1,2}\.[0-9]")
@@ -112,7 +114,7 @@ def _build_pattern():
     bound_after = _alt([a for a in t["bound_after"] if a != "+"], word=True)
     conn = _alt(w["range_connectors"], word=True)
     U, S = t["unit_re"], t["scale_re"]
-    num = r"(?:%s|%s|%s)" % (NUM_AR, CN_NUM, EN_NUM)
+    num = r"(?:%s|%s|%s|%s)" % (NUM_FRAC, NUM_AR, CN_NUM, EN_NUM)
     cur = r"(?:US\$|\$|¥|￥|€|£)"
     # A figure may not start inside an identifier, a number, after '#', '§', '×'.
     guard = r"(?<![A-Za-z0-9_.．#§@×✕^])(?<![A-Za-z0-9][-–_/:])"
@@ -125,12 +127,12 @@ def _build_pattern():
     (?P<skip>{skip})
     |
     (?:(?P<btw>(?i:between)|在|介于|位于|从|由|(?i:from)){sp}*)?
-    (?:(?P<bound>{bound}){sp}*(?:{filler}{sp}*)?)?
+    (?:(?<![<>=])(?P<bound>{bound}){sp}*(?:{filler}{sp}*)?)?
     (?:(?P<approx>{approx}){sp}*)?
-    (?:(?P<bound2>{bound}){sp}*)?
+    (?:(?<![<>=])(?P<bound2>{bound}){sp}*)?
     {guard}
     (?P<cur>(?&CUR){sp}?)?
-    (?:(?P<pct>百{sp}?分{sp}?之|千分之|万分之|萬分之){sp}*)?
+    (?:(?P<pct>[百佰千仟万萬]{{1,3}}{sp}*分{sp}*之){sp}*)?
     (?P<sign>(?&SIGN))?
     (?P<n1>(?&NUM))
     (?:{sp}?(?P<sc1>(?&SCALE)))?
@@ -146,7 +148,9 @@ def _build_pattern():
     (?P<half>半)?
     {per}?
     (?P<btwend>{sp}?(?:之间|间))?
-    (?P<post>{sp}?(?:(?P<papprox>{approx_after})|(?P<pbound>{bound_after})(?P<sc3>(?&SCALE))?)|(?P<pbound2>\+)(?![0-9０-９]))?
+    (?P<post>{sp}?(?:(?P<papprox>{approx_after})|(?P<pbound>{bound_after})(?!{sp}*(?i:than|to)(?![A-Za-z]))(?P<sc3>(?&SCALE))?)|(?P<pbound2>\+)(?![0-9０-９]))?
+    |
+    (?P<pof>(?i:(?<![A-Za-z])(?:percents?|per{sp}cent){sp}+of{sp}+))(?P<n3>(?&NUM))
     |
     (?P<special>翻倍|翻番|翻了一番|倍增|减半|(?i:(?<![A-Za-z])(?:twice|doubled|halved)(?![A-Za-z])))
     """.format(skip=SKIP, guard=guard, sp=_SP, bound=bound, filler=filler, approx=approx,
@@ -186,6 +190,15 @@ _BIG_SCALE_WORDS = {"万", "萬", "亿", "億", "十万", "百万", "千万", "�
 def _parse_num(s):
     """(value, decimals, style) for a number as written; style 'ar' | 'cn' | 'en'."""
     c = s[:1]
+    if "/" in s or s[-1:] in _VULGAR:
+        whole, _, fr = s.rpartition(" ") if " " in s or "\t" in s else ("", "", s)
+        if fr[-1:] in _VULGAR:
+            whole, fr = (whole + fr[:-1]).strip(), fr[-1]
+            f = _VULGAR[fr]
+        else:
+            a, b = fr.split("/")
+            f = float(a) / float(b)
+        return (float(whole) if whole else 0.0) + f, 0, "frac"
     if c.isdigit():
         v, d = numerals.parse_arabic(s)
         return v, d, "ar"
@@ -259,6 +272,7 @@ def find_figures(text, start=0, end=None, masked=()):
         except TimeoutError:
             pass
     _merge_bounds(out, text)
+    _merge_compound(out, text)
     _mark_lists(out, text, ctx)
     return out
 
@@ -268,6 +282,9 @@ def _claims_from(m, ctx):
     g = m.group
     if g("special"):
         return [_special(m)]
+    if g("pof"):
+        v, d, _ = _parse_num(g("n3"))
+        return [_claim(text, m.start(), m.end(), "percent", "percent", v, None, None, d, False, None, False)]
     t = _tables()
     n1s, n2s = g("n1"), g("n2")
     v1, d1, st1 = _parse_num(n1s)
@@ -290,7 +307,9 @@ def _claims_from(m, ctx):
     bound_word = g("bound") or g("bound2")
     bound = t["bound_before"].get(_norm_word(bound_word, t["bound_before"])) if bound_word else None
     approx = bool(g("approx") or g("papprox"))
-    if g("pbound"):
+    if bound_word and (g("pbound") or g("pbound2")):
+        e = m.start("post")
+    elif g("pbound"):
         bound = t["bound_after"].get(_norm_word(g("pbound"), t["bound_after"]))
     elif g("pbound2"):
         bound = "ge"
@@ -335,14 +354,15 @@ def _claims_from(m, ctx):
         if unit and kind not in ("percent",):
             return []
         unit, kind = "percent", "percent"
-        div = {"百": 1.0}.get(pct[:1], None)
-        if pct.startswith("千"):
-            div = 10.0
-        elif pct.startswith(("万", "萬")):
-            div = 100.0
+        div = 0.01
+        for ch in pct:
+            div *= {"百": 100, "佰": 100, "千": 1000, "仟": 1000, "万": 10**4, "萬": 10**4}.get(ch, 1)
         v1 = v1 / div
         if n2s:
             v2 = v2 / div
+    if st1 == "cn" and not n2s and len(n1s) > 1 and utext and (n1s[-1] + utext) in t["sym"]:
+        unit, kind = _unit_of(n1s[-1] + utext)
+        v1, d1, _ = _parse_num(n1s[:-1])
     # ---- scale ----
     f1 = _scale(sc1) * _scale(g("sc3"))
     f2 = _scale(sc2) if n2s else 1.0
@@ -511,6 +531,28 @@ def _merge_bounds(out, text):
                 c = _claim(text, a.start, b.end, a.kind, a.unit, None, lo.value, hi.value,
                            max(a.decimals, b.decimals), a.approx or b.approx, None, False)
                 out[i:i + 2] = [c]
+        i += 1
+
+
+_COMPOUND_NEXT = regex.compile(
+    r"%s+(?:and%s+)?([0-9]+(?:\.[0-9]+)?)%s?(?:inches|inch|in|\")(?![A-Za-z])" % (_SP, _SP, _SP))
+
+
+def _merge_compound(out, text):
+    """'5 ft 2 in', '5 feet and 2 inches': one length, in the first unit."""
+    i = 0
+    while i < len(out):
+        a = out[i]
+        if a.unit == "foot" and a.value is not None:
+            m = _COMPOUND_NEXT.match(text, a.end)
+            if m:
+                v = a.value + float(m.group(1)) / 12.0
+                c = _claim(text, a.start, m.end(), a.kind, a.unit, v, None, None, a.decimals,
+                           a.approx, a.bound, a.negative)
+                j = i + 1
+                while j < len(out) and out[j].start < m.end():
+                    j += 1
+                out[i:j] = [c]
         i += 1
 
 

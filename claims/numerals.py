@@ -31,6 +31,10 @@ def parse_arabic(s: str) -> tuple:
     return float(t), dec
 
 
+class ApproximateNumeral(ValueError):
+    """A Chinese numeral naming two neighbouring values ('二三十'): not one figure."""
+
+
 def _cn_integer(s: str) -> int:
     if not s:
         return 0
@@ -39,6 +43,10 @@ def _cn_integer(s: str) -> int:
         if len(s) == 1:
             return CN_DIGITS[s]
         return int("".join(str(CN_DIGITS[c]) for c in s))
+    for a, b in zip(s, s[1:]):
+        if a in CN_DIGITS and b in CN_DIGITS and a not in "零〇":
+            # '二三十', '三四百': "two or three tens", an estimate, not one number
+            raise ApproximateNumeral(s)
     total, section, digit = 0, 0, None
     last_unit = 10
     for c in s:
@@ -79,6 +87,8 @@ def parse_chinese(s: str) -> tuple:
                 frac = "".join(str(CN_DIGITS[c]) for c in fp)
                 return float(_cn_integer(ip)) + float("0." + frac), len(frac)
         return float(_cn_integer(t)), 0
+    except ApproximateNumeral:
+        raise
     except (ValueError, IndexError, KeyError):
         import cn2an  # lazily: only odd forms get here
         v = cn2an.cn2an(t, "smart")
@@ -106,6 +116,10 @@ def parse_english(s: str) -> tuple:
         return 0.5, 1
     if toks in (["a", "quarter"], ["one", "quarter"], ["quarter"]):
         return 0.25, 2
+    frac = {"half": 2, "halves": 2, "quarter": 4, "quarters": 4}
+    if len(toks) >= 2 and toks[-1] in frac:
+        num, _ = parse_english(" ".join(toks[:-1]))
+        return num / frac[toks[-1]], 2
     total, cur, seen = 0, 0, False
     for w in toks:
         if w == "a":
