@@ -172,6 +172,8 @@ def check_gap(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     sz = fraction_interval(z, approx_rel)
     if ia is None or ib is None or sz is None or ia[0] < 0 or ib[0] < 0:
         return None
+    if sz[1] < 0:
+        sz = _abs_iv(sz)        # 'A vs B（-29%）': an undirected gap, the sign only says which is lower
     pct_ops = a.kind in ("percent", "percentage_point") and b.kind == a.kind
     if pct_ops:
         ia, ib = fraction_interval(a, approx_rel), fraction_interval(b, approx_rel)
@@ -262,6 +264,7 @@ class Derivation:
     operands: list            # indices of the operand claims (A, B) or the parts
     direction: int = 0        # +1 / -1 / 0 stated direction
     verdict: Optional[Verdict] = None
+    synthetic: list = field(default_factory=list)   # operands read from the text, not claims
 
 
 def _words_re(words) -> "re.Pattern":
@@ -338,6 +341,7 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
     order = sorted(range(len(claims)), key=lambda i: claims[i].start)
     out = []
     used_as_stated = set()
+    used_ops = set()            # operands already tied to a stated figure: never reused
 
     def between(i, j):
         return text[claims[i].end:claims[j].start]
@@ -370,8 +374,31 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
         line_end = text.find("\n", z.end)
         after = after if line_end < 0 else text[z.end:min(line_end, z.end + 40)]
 
+        # ---- change stated first: 'z（A → B）', 'a z× speedup, from A to B' ----------------
+        pre_d = _stated_first(text, claims, order, p, to_re)
+        if pre_d is not None:
+            a, b, ai_, bi = pre_d
+            direction = -1 if (z.negative or (z.value is not None and z.value < 0)) else (
+                1 if text[max(0, z.start - 1):z.start + 1].startswith("+") or z.surface.startswith("+") else 0)
+            if direction == 0 and z.kind != "ratio":
+                ctx_words = text[max(0, z.start - 12):z.end + 12]
+                dec, inc = _word_near(dec_re, ctx_words), _word_near(inc_re, ctx_words)
+                direction = -1 if dec and not inc else (1 if inc and not dec else 0)
+            if z.kind == "ratio":
+                direction = 0       # 'a 5.3× TTFA gain (0.70s → 0.13s)': either way round
+            v = check_change(a, b, z, direction, 0.0)
+            syn = [a] if ai_ < 0 else []
+            if bi < 0:
+                syn = [a, b]
+            out.append(Derivation("change", zi, [ai_, bi], direction, v, synthetic=syn))
+            used_as_stated.add(zi)
+            used_ops.update((ai_, bi))
+            continue
+
         # ---- gap: 'A … B (gap z)' / 'A - B（差距约 z）' ------------------------------------
-        if _word_near(gap_re, before) and p >= 2:
+        bare_paren = (p >= 2 and re.fullmatch(r"\s*[（(]\s*", text[claims[order[p - 1]].end:z.start]) is not None
+                      and _word_near(cmp_re, between(order[p - 2], order[p - 1])) is not None)
+        if (_word_near(gap_re, before) or bare_paren) and p >= 2:
             bi = order[p - 1]
             b = claims[bi]
             if b.kind in OPERAND_KINDS and not _BREAK.search(between(bi, zi).replace(" - ", " ")):
@@ -392,6 +419,7 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
             mid = between(ai_, bi)
             tail = between(bi, zi)
             if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
+                    and ai_ not in used_ops and bi not in used_ops and not re.search(r"[)）]", tail)
                     and _word_near(to_re, mid) and not _BREAK.search(mid) and not re.search(r"[。；;\n]", tail)):
                 dec = _word_near(dec_re, tail + " " + after[:15]) or _word_near(dec_re, text[max(0, a.start - 20):a.start])
                 inc = _word_near(inc_re, tail + " " + after[:15])
@@ -450,6 +478,96 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
     return out
 
 
+_ARROW = re.compile(r"→|->|=>|⟶")
+_FROM = re.compile(r"(?:\bfrom|从|由)\s*$", re.IGNORECASE)
+_BARE_NUM = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:→|->|=>|⟶)\s*$")
+
+
+def _operand_from_text(text: str, like, end: int):
+    """'6.78 → 8.95 req/s': the bare first number shares the unit of the second figure."""
+    m = _BARE_NUM.search(text[max(0, end - 24):end])
+    if not m or like.value is None:
+        return None
+    import copy
+    c = copy.copy(like)
+    v = float(m.group(1).replace(",", ""))
+    start = max(0, end - 24) + m.start(1)
+    factor = (like.base_value / like.value) if like.value and like.base_value is not None else 1.0
+    c.value, c.low, c.high = v, None, None
+    c.base_value, c.base_low, c.base_high = v * factor, None, None
+    c.surface, c.start, c.end = m.group(1), start, start + len(m.group(1))
+    c.decimals, c.approx, c.bound = len(m.group(2) or ""), False, None
+    return c
+
+
+_BARE_PAIR = re.compile(r"(?P<lead>[^\n\d]{0,30}?)[（(]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:→|->|=>|⟶)\s*"
+                        r"(?P<b>\d[\d,]*(?:\.\d+)?)\s*[)）]")
+
+
+def _bare_claim(num: str, start: int):
+    from claims.model import Claim
+    v = float(num.replace(",", ""))
+    dec = len(num.split(".")[1]) if "." in num else 0
+    return Claim(path=None, line=0, col=0, start=start, end=start + len(num), surface=num, kind="number",
+                 value=v, base_value=v, unit="dimensionless", base_unit="dimensionless", decimals=dec)
+
+
+def _stated_first(text, claims, order, p, to_re):
+    """(A, B, index A, index B) when the stated figure at order[p] is followed by its operands:
+    'z（A → B）', 'z speedup …, from A to B'.  A may be a bare number before the arrow."""
+    z = claims[order[p]]
+    if p + 1 >= len(order):
+        return None
+    bi_pos = None
+    # B is the figure right after an arrow or a 'to' that follows z in the same clause
+    for q in (p + 1, p + 2):
+        if q >= len(order):
+            break
+        b = claims[order[q]]
+        if b.kind not in OPERAND_KINDS or b.kind in ("percent",) and z.kind == "percent":
+            continue
+        lead = text[z.end:b.start]
+        # the arrow pair must belong to z's own clause: 'z（A → B）', 'z speedup at bs 1 (A → B'
+        if len(lead) > 48 or _BREAK.search(lead.replace(" - ", " ")) or re.search(r"[|，,：:]", lead):
+            break
+        if _ARROW.search(text[max(z.end, b.start - 6):b.start]):
+            bi_pos = q
+            break
+    if bi_pos is None:
+        # 'z (0.364 → 0.326)': two bare numbers, neither a claim of its own
+        m = _BARE_PAIR.match(text, z.end)
+        if m and not re.search(r"[|，,：:。；;]", m.group("lead")):
+            nxt = next((claims[order[q]].start for q in range(p + 1, len(order))), len(text))
+            if nxt >= m.end():
+                a = _bare_claim(m.group("a"), m.start("a"))
+                b = _bare_claim(m.group("b"), m.start("b"))
+                return a, b, -1, -2
+        # 'from A to B' after z
+        if p + 2 < len(order):
+            ai_, bi = order[p + 1], order[p + 2]
+            a, b = claims[ai_], claims[bi]
+            lead = text[z.end:a.start]
+            mid = text[a.end:b.start]
+            if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
+                    and not _BREAK.search(lead) and _FROM.search(lead) and _word_near(to_re, mid)):
+                return a, b, ai_, bi
+        return None
+    bi = order[bi_pos]
+    b = claims[bi]
+    if bi_pos == p + 2:
+        ai_ = order[p + 1]
+        a = claims[ai_]
+        if _same_dim(a, b) and _ARROW.search(text[a.end:b.start]) and len(text[a.end:b.start]) <= 6:
+            return a, b, ai_, bi
+        return None
+    a = _operand_from_text(text, b, b.start)
+    if a is None:
+        return None
+    if a.start < z.end:
+        return None
+    return a, b, -1, bi
+
+
 _PLUS = re.compile(r"^[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}$")
 _WHOLE_BEFORE = re.compile(r"^\s*[（(:：=＝]\s*$|^\s*[，,]?\s*(其中|including|of which|incl\.)\s*[:：]?\s*$", re.I)
 _WHOLE_AFTER = re.compile(r"^[^\d\n。；;|]{0,24}?[=＝]\s*$|^\s*[)）]?\s*(共计?|合计|总计|in total|total)\s*[:：]?\s*$", re.I)
@@ -491,14 +609,20 @@ def find_sums(text: str, claims: list, order: Optional[list] = None) -> list:
     return out
 
 
+def operand_claims(d: Derivation, claims: list) -> list:
+    """The operand claims of a derivation (index -1: the operand read from the text)."""
+    return [d.synthetic[-i - 1] if i < 0 else claims[i] for i in d.operands]
+
+
 def rescore(d: Derivation, claims: list, approx_rel: float) -> Optional[Verdict]:
     """Recompute a derivation's verdict with the rule's approximation margin."""
+    ops = operand_claims(d, claims)
     if d.form == "gap":
-        return check_gap(claims[d.operands[0]], claims[d.operands[1]], claims[d.stated], approx_rel)
+        return check_gap(ops[0], ops[1], claims[d.stated], approx_rel)
     if d.form == "change":
-        return check_change(claims[d.operands[0]], claims[d.operands[1]], claims[d.stated], d.direction, approx_rel)
+        return check_change(ops[0], ops[1], claims[d.stated], d.direction, approx_rel)
     if d.form == "than":
-        x, y = claims[d.operands[0]], claims[d.operands[1]]
+        x, y = ops
         inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency")
         return check_than(x, y, claims[d.stated], d.direction, approx_rel, inverse)
     if d.form == "sum":

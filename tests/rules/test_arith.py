@@ -112,3 +112,18 @@ def test_a_correctly_rounded_gap_always_passes(a, b):
     gap = round(abs(a - b) / b * 100)
     ds = derive(f"{a} tok/s vs {b} tok/s (gap {gap}%)")
     assert ds and ds[0].verdict.ok
+
+
+def test_stated_figure_before_its_operands():
+    ok = derive("吞吐 +32.0%（6.78 → 8.95 tok/s），延迟均值 -24.3%（2.35 ms → 1.78 ms）")
+    assert [d.form for d in ok] == ["change", "change"] and all(d.verdict.ok for d in ok)
+    bad = derive("延迟均值 -34.3%（2.35 ms → 1.78 ms）")
+    assert not bad[0].verdict.ok
+    bare = derive("RTF -10.5% (0.364 → 0.326)")
+    assert bare and bare[0].verdict.ok
+    assert not derive("RTF -20.5% (0.364 → 0.326)")[0].verdict.ok
+
+
+def test_a_pair_in_another_clause_is_not_an_operand():
+    text = "我们一开始看到的 23% 提升，后来发现是和 cache 容量的增加（256 条 → 1024 条）混在了一起"
+    assert derive(text) == []

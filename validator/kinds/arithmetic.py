@@ -35,7 +35,7 @@ def _fmt(value: float, kind: str, whole=None) -> str:
 
 def _describe(d, claims, lang: str) -> str:
     z = claims[d.stated]
-    ops = [claims[i] for i in d.operands]
+    ops = _ar.operand_claims(d, claims)
     words = []
     seen = set()
     for r in d.verdict.readings:
@@ -83,7 +83,7 @@ class Derived:
             best = v.best
             s_mid = (v.stated[0] + v.stated[1]) / 2 if v.stated else 0.0
             off = abs(best.point() - s_mid) / abs(s_mid) if best and s_mid else 0.0
-            ops = [claims[i] for i in d.operands]
+            ops = _ar.operand_claims(d, claims)
             ev = [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.surface,
                    "note": "part" if d.form == "sum" else "operand"} for o in ops]
             yield {
