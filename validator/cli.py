@@ -204,13 +204,32 @@ def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
 def _run_engine(files, options, show_progress):
     import inspect
 
-    from validator.run import check_paths
-    accepts = "progress" in inspect.signature(check_paths).parameters
-    if not (show_progress and accepts):
-        return check_paths(files, options)
+    from validator import run as run_mod
+    if not show_progress:
+        return run_mod.check_paths(files, options)
     with click.progressbar(length=len(files), label="checking", file=sys.stderr,
                            show_pos=True) as bar:
-        return check_paths(files, options, progress=lambda *_: bar.update(1))
+        if "progress" in inspect.signature(run_mod.check_paths).parameters:
+            return run_mod.check_paths(files, options, progress=lambda *_: bar.update(1))
+        # Until check_paths reports progress itself, count the checked files as they are
+        # read (corpus files go through the same reader, so only ours tick the bar).
+        pending = set(files)
+        original = getattr(run_mod, "_read", None)
+        if original is None:
+            return run_mod.check_paths(files, options)
+
+        def counting_read(path):
+            try:
+                return original(path)
+            finally:
+                if path in pending:
+                    pending.discard(path)
+                    bar.update(1)
+        run_mod._read = counting_read
+        try:
+            return run_mod.check_paths(files, options)
+        finally:
+            run_mod._read = original
 
 
 def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
@@ -283,7 +302,7 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
                     f.severity = cfg.severity[f.code]
                 findings.append(f)
 
-    summary = summarize(findings, files=len(files) - len(errors) if errors else len(files),
+    summary = summarize(findings, files=len(analyses) if analyses else max(0, len(files) - len(errors)),
                         errors=len(errors), fail_on=options.fail_on)
     for e in errors:
         click.echo(f"caveat: {e}", err=True)

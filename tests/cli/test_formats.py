@@ -220,3 +220,14 @@ def test_github_input_errors_are_annotated_first(fake, ws, run):
     assert r.exit_code == 2
     cmds = [ln for ln in r.stdout.splitlines() if ln.startswith("::")]
     assert cmds[0].startswith("::error file=b.md,title=caveat%3A input error::binary file")
+
+
+def test_step_summary_stays_under_githubs_size_cap(monkeypatch):
+    import validator.render.github as gh
+    from validator.finding import Finding
+    fs = [Finding(code="CV101", family="precondition", severity="warning", path="a.md", line=i,
+                  col=1, end_line=i, end_col=3, surface="29%", message="m" * 200) for i in range(1, 200)]
+    monkeypatch.setattr(gh, "SUMMARY_BYTES", 10_000)
+    text = gh.step_summary(fs, [], "summary")
+    assert len(text.encode()) < 11_000
+    assert "more rows left out" in text

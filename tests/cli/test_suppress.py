@@ -68,3 +68,12 @@ def test_parse_reason_and_codes():
     assert s.codes == ["CV301", "CV1"] and s.reason == "checked with vendor" and not s.file_level
     (s,) = parse("<!-- caveat:ignore-file -->", "a.md")
     assert s.codes == [] and s.file_level
+
+
+def test_lang_option_and_severity_override_apply_to_meta_findings(fake, ws, run):
+    write(ws / "a.md", "中文简报\n<!-- caveat: ignore CV301 -->\n")
+    (f,) = check(run, "--lang", "en")[1]["findings"]
+    assert f["message"].startswith("unused suppression")
+    write(ws / ".caveat.yaml", "severity: {CV001: error}\nfail-on: error\n")
+    r, doc = check(run)
+    assert doc["findings"][0]["severity"] == "error" and r.exit_code == 1

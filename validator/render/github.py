@@ -14,6 +14,8 @@ from validator.render.common import SEVERITY_ORDER, end_position, rel_uri, sort_
 
 PER_TYPE = 10
 TOTAL = 50
+# GitHub rejects a step summary above 1 MiB; stop adding rows well before that.
+SUMMARY_BYTES = 900 * 1024
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
@@ -106,9 +108,16 @@ def step_summary(findings, errors, summary_text: str) -> str:
     if rows:
         out += ["| Severity | Code | Location | Figure | Message | Status |",
                 "|---|---|---|---|---|---|"]
-        for f in rows:
+        size = sum(len(x.encode("utf-8")) + 1 for x in out)
+        for i, f in enumerate(rows):
             status = "suppressed" if f.suppressed else "acknowledged" if f.acknowledged else "open"
-            out.append(f"| {f.severity} | `{f.code}` | `{_cell(rel_uri(f.path))}:{f.line}:{f.col}` | "
-                       f"{_cell(f.surface)} | {_cell(f.message)} | {status} |")
+            row = (f"| {f.severity} | `{f.code}` | `{_cell(rel_uri(f.path))}:{f.line}:{f.col}` | "
+                   f"{_cell(f.surface)} | {_cell(f.message)} | {status} |")
+            size += len(row.encode("utf-8")) + 1
+            if size > SUMMARY_BYTES:
+                out += ["", f"… {len(rows) - i} more rows left out (GitHub caps a step summary at 1 MiB); "
+                            "use the SARIF or JSON output for the full list."]
+                break
+            out.append(row)
         out.append("")
     return "\n".join(out) + "\n"
