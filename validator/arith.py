@@ -516,8 +516,6 @@ def _stated_first(text, claims, order, p, to_re):
     """(A, B, index A, index B) when the stated figure at order[p] is followed by its operands:
     'z（A → B）', 'z speedup …, from A to B'.  A may be a bare number before the arrow."""
     z = claims[order[p]]
-    if p + 1 >= len(order):
-        return None
     bi_pos = None
     # B is the figure right after an arrow or a 'to' that follows z in the same clause
     for q in (p + 1, p + 2):
