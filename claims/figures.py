@@ -123,13 +123,13 @@ def _build_pattern():
            r"(?P<pernoun>tokens?|toks?|hours?|hr|h|GPU-hours?|GPU-hr|requests?|reqs?|images?|months?|mo)(?![A-Za-z]))"
            % (_SP, _SP, _SP, _SP, _SP))
     pat = r"""
-    (?(DEFINE)(?P<NUM>{num})(?P<UNIT>{U})(?P<SCALE>{S})(?P<SIGN>{sign})(?P<CUR>{cur}))
+    (?(DEFINE)(?P<NUM>{num})(?P<UNIT>{U})(?P<SCALE>{S})(?P<SIGN>{sign})(?P<CUR>{cur})(?P<BOUND>{bound}))
     (?P<skip>{skip})
     |
     (?:(?P<btw>(?i:between)|在|介于|位于|从|由|(?i:from)){sp}*)?
-    (?:(?<![<>=])(?P<bound>{bound}){sp}*(?:{filler}{sp}*)?)?
+    (?:(?<![<>=])(?P<bound>(?&BOUND)){sp}*(?:{filler}{sp}*)?)?
     (?:(?P<approx>{approx}){sp}*)?
-    (?:(?<![<>=])(?P<bound2>{bound}){sp}*)?
+    (?:(?<![<>=])(?P<bound2>(?&BOUND)){sp}*)?
     {guard}
     (?P<cur>(?&CUR){sp}?)?
     (?:(?P<pct>[百佰千仟万萬]{{1,3}}{sp}*分{sp}*之){sp}*)?
