@@ -108,6 +108,10 @@ class Corpus:
     def display_path(self, path: str) -> str:
         return self._display.get(os.path.realpath(path), path)
 
+    def short(self, path: str) -> str:
+        """``path`` relative to the corpus root holding it (for messages): 'inbox/amy/x.md'."""
+        return relpath_in(path, self.roots)
+
     # -------------------------------------------------------------- index
     def _build_index(self):
         idx = defaultdict(list)

@@ -264,3 +264,54 @@ class Context:
             if a is not None:
                 out.append((p, a))
         return out
+
+
+# ---------------------------------------------------------------- comparisons
+
+def phases(analysis) -> dict:
+    """id(claim) -> 'from' | 'to' for the two sides of a 'from A to B' comparison: the
+    figure before and the figure after a change measure different states, so they are
+    never compared with each other (nor with the other side elsewhere). Cached on the
+    analysis."""
+    cached = getattr(analysis, "_caveat_phases", None)
+    if cached is not None:
+        return cached
+    out = {}
+    claims = analysis.claims
+    for comp in analysis.comparisons or ():
+        if comp.form == "from_to":
+            for idx, tag in ((comp.left, "from"), (comp.right, "to")):
+                if idx is not None and 0 <= idx < len(claims):
+                    out[id(claims[idx])] = tag
+    try:
+        analysis._caveat_phases = out
+    except AttributeError:  # pragma: no cover - slotted analysis
+        pass
+    return out
+
+
+def derivable(claim, figures, approx_rel: float = 0.1) -> bool:
+    """True when a percent or ratio ``claim`` recomputes from two figures of ``figures``
+    (same unit): a/b, a/b − 1, 1 − b/a — a gap or lead the author derived from a source
+    that states only the two operands."""
+    if claim.kind not in ("percent", "ratio", "percentage_point"):
+        return False
+    iv = interval(claim, approx_rel)
+    if iv is None:
+        return False
+    groups = defaultdict(list)
+    for c in figures:
+        # operands are stated together (one line or bullet); pairs across a whole file
+        # would recompute almost any percentage by chance
+        if c.base_value not in (None, 0) and c.kind not in ("percent", "ratio", "count", "number"):
+            groups[(c.path, c.line)].append((c.base_unit, c.base_value))
+    for vals in groups.values():
+        for i, (ua, a) in enumerate(vals):
+            for ub, b in vals[i + 1:]:
+                if ua != ub or a == b:
+                    continue
+                hi, lo = max(abs(a), abs(b)), min(abs(a), abs(b))
+                cands = (hi / lo,) if claim.kind == "ratio" else (hi / lo - 1, 1 - lo / hi)
+                if any(iv[0] <= x <= iv[1] for x in cands):
+                    return True
+    return False

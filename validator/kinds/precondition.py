@@ -82,12 +82,16 @@ def facts(rule, ctx):
             path, c = ev
             note = "states the conditions" if lang == "en" else "给出了条件"
             if ctx.corpus is not None and path != ctx.path:
-                shown = ctx.corpus.display_path(path)
+                shown, short = ctx.corpus.display_path(path), ctx.corpus.short(path)
             else:
-                shown = path
-            line = min([c.line] + [getattr(v, "line", None) or (v.get("line") if isinstance(v, dict) else c.line)
-                                   for v in (c.conditions or {}).values()])
-            line = line or c.line
+                shown = short = path
+            # the line stating the first missing facet (hardware before workload, as required)
+            line = c.line
+            for f in missing:
+                cond = (c.conditions or {}).get(f)
+                if cond is not None:
+                    line = (cond.get("line") if isinstance(cond, dict) else getattr(cond, "line", 0)) or c.line
+                    break
             evidence.append(evidence_of(c, note, shown))
             if line != c.line:  # where the conditions themselves are written
                 evidence.append({"path": shown, "line": line, "col": 1, "surface": "",
@@ -97,8 +101,8 @@ def facts(rule, ctx):
                 where = (f"；第 {line} 行给出了条件" if lang == "zh"
                          else f"; the conditions are stated at line {line}")
             else:
-                where = (f"；{shown}:{line} 给出了条件" if lang == "zh"
-                         else f"; {shown}:{line} states the conditions")
+                where = (f"；{short}:{line} 给出了条件" if lang == "zh"
+                         else f"; {short}:{line} states the conditions")
         fact = base_fact(claim, ctx.document)
         fact.update({
             "metric": claim.metric or "", "kind": claim.kind, "role": claim.role,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ..facts import base_fact, evidence_of, values_agree
+from ..facts import base_fact, claim_key, derivable, evidence_of, values_agree
 
 _FIGURE_KINDS = ["percent", "percentage_point", "ratio", "throughput", "latency", "duration",
                  "memory", "bandwidth", "currency", "compute"]
@@ -59,6 +59,8 @@ def _source_facts(rule, ctx):
         if not cited:
             continue
         found = None
+        key = claim_key(claim)
+        same_key = bool(key) and any(claim_key(c) == key for _, a in cited for c in a.claims)
         for path, a in cited:
             for c in a.claims:
                 if values_agree(c, claim, approx_rel):
@@ -67,10 +69,15 @@ def _source_facts(rule, ctx):
             if found:
                 break
         is_derived = i in derived or (claim.metric in ("gap",) and claim.comparison is not None)
+        if not found and not is_derived:
+            # a gap or lead computed from two figures the source does state
+            is_derived = any(derivable(claim, a.claims, approx_rel) for _, a in cited)
         names = [ctx.corpus.display_path(p) for p, _ in cited]
+        short = [ctx.corpus.short(p) for p, _ in cited]
         fact = base_fact(claim, ctx.document)
         fact.update({
             "checked_sources": len(cited), "found": found is not None, "derived": bool(is_derived),
+            "same_key_in_source": same_key,
             "role": claim.role, "kind": claim.kind,
             "_side": {
                 "evidence": ([evidence_of(found[1], "cited source states it",
@@ -78,7 +85,7 @@ def _source_facts(rule, ctx):
                              [{"path": n, "line": 1, "col": 1, "surface": "",
                                "note": "cited source" if lang == "en" else "引用的来源"}
                               for n in names]),
-                "vars": {"sources": (" + " if lang == "zh" else ", ").join(names)}},
+                "vars": {"sources": (" + " if lang == "zh" else ", ").join(short)}},
         })
         yield fact
 
@@ -136,9 +143,12 @@ SourceCheck = SimpleNamespace(
     NAME="unverified.source_check", FAMILY="unverified",
     PARAMS={"roles": list, "kinds": list, "approx_rel": float},
     DEFAULTS={"roles": ["body", "header", "summary"], "kinds": _FIGURE_KINDS, "approx_rel": 0.1},
-    FIELDS={"checked_sources": int, "found": bool, "derived": bool, "role": str, "kind": str},
+    FIELDS={"checked_sources": int, "found": bool, "derived": bool, "same_key_in_source": bool,
+            "role": str, "kind": str},
+    # a source stating the same metric for the same subject with another value is a
+    # contradiction (CV3xx), not a missing figure: one finding per problem
     WHEN={"all": [{"field": "checked_sources", "gt": 0}, {"field": "found", "eq": False},
-                  {"field": "derived", "eq": False}]},
+                  {"field": "derived", "eq": False}, {"field": "same_key_in_source", "eq": False}]},
     VARS={"sources"}, facts=_source_facts)
 
 Credibility = SimpleNamespace(
