@@ -114,19 +114,42 @@ def evidence_text(finding, lang: str, briefing: str, roots: tuple) -> str:
             place += f"「{_one_line(ev.surface)}」" if lang == "zh" else f" ({_one_line(ev.surface)})"
         if ev.note:
             place += f"（{_one_line(ev.note)}）" if lang == "zh" else f", {_one_line(ev.note)}"
-        items.append(place)
+        items.append(_relative_paths(place, roots))
     return w["sep"].join(items)
 
 
-def render_entry(finding, label: str, line_text: str, style: Style, briefing: str, roots: tuple) -> Entry:
+def _relative_paths(s: str, roots: tuple) -> str:
+    """Messages may quote absolute corpus paths; show them the way the briefing cites them."""
+    for root in roots:
+        a = os.path.abspath(root).rstrip(os.sep) + os.sep
+        s = s.replace(a, "")
+    return s
+
+
+def render_entry(findings, label: str, line_text: str, style: Style, briefing: str, roots: tuple) -> Entry:
+    """One entry for the findings about one figure (the first names the entry's family)."""
+    if not isinstance(findings, (list, tuple)):
+        findings = [findings]
+    finding = findings[0]
     lang = style.lang
     w = _words(lang)
     fw = family_words(finding.family, lang)
     title = make_title(finding, line_text, lang)
     where = w["line"].format(line=finding.line)
-    message = _one_line(finding.message)
-    evidence = evidence_text(finding, lang, briefing, roots)
-    fix = _one_line(finding.help) or fw["fix"]
+    msgs, fixes, evid = [], [], []
+    for f in findings:
+        m = _relative_paths(_one_line(f.message), roots).rstrip("。.")
+        if m and m not in msgs:
+            msgs.append(m)
+        fx = _relative_paths(_one_line(f.help), roots).rstrip("。.") or family_words(f.family, lang)["fix"]
+        if fx not in fixes:
+            fixes.append(fx)
+        ev = evidence_text(f, lang, briefing, roots)
+        if ev and ev not in evid:
+            evid.append(ev)
+    message = w["sep"].join(msgs)
+    evidence = w["sep"].join(evid)
+    fix = w["sep"].join(fixes)
     if style.kind == "labelled":
         names = style.fields or style_data()["fields"]["zh" if lang == "zh" else "en"]
         c = style.colon
@@ -135,9 +158,9 @@ def render_entry(finding, label: str, line_text: str, style: Style, briefing: st
             if evidence:
                 issue += f"（{w['evidence']}：{evidence}）"
         else:
-            issue = f"{where}, {finding.surface}: {message}"
+            issue = f"{where}, {finding.surface}: {message}."
             if evidence:
-                issue += f" ({w['evidence']}: {evidence})"
+                issue += f" {w['evidence']}: {evidence}."
         lines = [
             f"{style.prefix}{label} {fw['tag']} · {title}",
             f"{names['issue']}{c}{issue}",
@@ -151,8 +174,8 @@ def render_entry(finding, label: str, line_text: str, style: Style, briefing: st
             text += f"（{w['evidence']}：{evidence}）"
         text += f" 建议：{fix}"
     else:
-        text = f"{style.bullet} **{fw['tag']}** · {where}, {finding.surface}: {message}"
+        text = f"{style.bullet} **{fw['tag']}** · {where}, {finding.surface}: {message}."
         if evidence:
-            text += f" ({w['evidence']}: {evidence})"
-        text += f" Fix: {fix}"
+            text += f" {w['evidence']}: {evidence}."
+        text += f" Fix: {fix}."
     return Entry("", title, [text])

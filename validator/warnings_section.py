@@ -27,6 +27,7 @@ from validator.warnings_render import Style, render_entry
 
 # Families the author must fix; they never become warnings entries.
 MUST_FIX = ("arithmetic", "count", "entity", "reference")
+_FAMILY_ORDER = {"contradiction": 0, "unverified": 1, "precondition": 2}
 
 
 @dataclass
@@ -84,14 +85,20 @@ def _managed_labels(lay: Layout) -> list:
     for i in range(lay.managed[0], lay.managed[1] - 1):
         m = entry_match(lay.contents[i])
         if m:
-            out.append(m.group("letter") + m.group("num"))
+            line = lay.contents[i]
+            title = line.split(" · ", 1)[1] if " · " in line else line[m.end():]
+            out.append((m.group("letter") + m.group("num"), title))
     return out
 
 
 def _strip_summary_tail(s: str, labels: list) -> str:
-    for lab in labels:
-        s = re.sub(r"(?:\s*\+\s*|(?<=[:：]))[^+（）:：]*（" + re.escape(lab) + r"）", "", s, count=1)
-    return s
+    """The summary line without the items caveat appended (`+ title（T2）+ title（T3）` at its end).
+
+    Matched by the exact titles of the managed entries, so an author's own `…（T1）` stays."""
+    if not labels:
+        return s
+    tail = "".join(r"(?: \+ |\+ |)" + re.escape(f"{title}（{lab}）") for lab, title in labels) + "$"
+    return re.sub(tail, "", s, count=1)
 
 
 def prepare(text: str, extra_patterns: tuple = ()) -> Prepared:
@@ -270,6 +277,8 @@ def select(findings: Iterable, path: str, roots: tuple = ()) -> list:
             continue
         if getattr(f, "acknowledged", False):
             continue
+        if getattr(f, "severity", "warning") == "info":
+            continue   # 'not comparable' and the like: nothing a reader must be warned about
         kept = []
         for ev in f.evidence:
             if ev.path and not _same_path(ev.path, path, roots):
@@ -313,24 +322,35 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
     def final_line(b: int, shift: int) -> int:
         return b + shift if b > at else b
 
+    # One entry per figure: the findings about one figure (a missing condition, an
+    # unverified mark…) read as one warning, the most serious family naming it.
+    groups: dict = {}
+    for f, kept in chosen:
+        groups.setdefault((f.line, f.col, f.surface), []).append((f, kept))
+    ordered = [sorted(g, key=lambda fe: (_FAMILY_ORDER.get(fe[0].family, 9), fe[0].code, fe[0].message))
+               for _, g in sorted(groups.items(), key=lambda kv: kv[0])]
+
     def render(shift: int) -> tuple:
         entries, used = [], []
-        ordered = sorted(chosen, key=lambda fe: (fe[0].line, fe[0].col, fe[0].code, fe[0].surface, fe[0].message))
-        for i, (f, kept) in enumerate(ordered):
-            g = copy.copy(f)
-            g.line = final_line(f.line, shift)
-            evs = []
-            for ev in kept:
-                e2 = copy.copy(ev)
-                if _same_path(ev.path, path, roots):
-                    e2.path = path
-                    e2.line = final_line(ev.line, shift)
-                evs.append(e2)
-            g.evidence = evs
+        for i, group in enumerate(ordered):
+            members = []
+            for f, kept in group:
+                g = copy.copy(f)
+                g.line = final_line(f.line, shift)
+                evs = []
+                for ev in kept:
+                    e2 = copy.copy(ev)
+                    if _same_path(ev.path, path, roots):
+                        e2.path = path
+                        e2.line = final_line(ev.line, shift)
+                    evs.append(e2)
+                g.evidence = evs
+                members.append(g)
+            f = group[0][0]
             line_text = blay.contents[f.line - 1] if 1 <= f.line <= len(blay.contents) else ""
             label = f"{style.letter}{top + i + 1}" if style.kind == "labelled" else ""
-            entries.append(render_entry(g, label, line_text, style, path, roots))
-            used.append(g)
+            entries.append(render_entry(members, label, line_text, style, path, roots))
+            used.extend(members)
         block = [START]
         if sec is None:
             if style.kind == "list" and at > 0 and blay.contents[at - 1].strip():

@@ -19,7 +19,7 @@ _prose = st.lists(st.one_of(_word, _figure, _free, st.just(" ")), min_size=0, ma
 
 @st.composite
 def _section(draw):
-    kind = draw(st.sampled_from(["zh_warn", "md_warn", "zh_body", "md_body", "summary", "refs", "code",
+    kind = draw(st.sampled_from(["zh_warn", "en_warn", "md_warn", "zh_body", "md_body", "summary", "refs", "code",
                                  "zh_summary_line", "prose"]))
     n = draw(st.integers(0, 3))
     body = [draw(_prose) for _ in range(draw(st.integers(0, 3)))]
@@ -28,6 +28,12 @@ def _section(draw):
         for i in range(1, n + 1):
             out += [f"⚠️ T{i} 待核实 · {draw(_prose)}", f"现象：{draw(_prose)}", f"风险：{draw(_prose)}",
                     f"建议：{draw(_prose)}"]
+        return out
+    if kind == "en_warn":
+        out = [f"## Open questions ({n} items)"]
+        for i in range(1, n + 1):
+            out += [f"⚠️ T{i} Unverified · {draw(_prose)}", f"Issue: {draw(_prose)}", f"Risk: {draw(_prose)}",
+                    f"Fix: {draw(_prose)}"]
         return out
     if kind == "md_warn":
         head = draw(st.sampled_from(["## Warnings", "## Caveats (2 items)", "## Open questions", "## 矛盾与待核实"]))
@@ -56,11 +62,6 @@ def documents(draw):
     return nl.join(lines) + (nl if trailing and lines else "")
 
 
-def _is_subsequence(small, big):
-    it = iter(big)
-    return all(any(x == y for y in it) for x in small)
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_write_is_idempotent_and_keeps_author_bytes(text):
@@ -69,11 +70,17 @@ def test_write_is_idempotent_and_keeps_author_bytes(text):
     assert twice == once
     # apart from the managed block, the heading count and the summary line: the original bytes
     assert prepare(once).base_text == text
-    # and no author line lost or reordered (the count and summary lines may have grown)
-    orig = text.splitlines()
+    # and no author line lost or reordered: line by line, only a count or a summary tail grew
     new = once.splitlines()
-    changed = {i for i, ln in enumerate(orig) if ln not in new}
-    for i in changed:
-        assert ("条）" in orig[i] or "item" in orig[i] or "：" in orig[i] or ":" in orig[i]), orig[i]
-    assert _is_subsequence([ln for i, ln in enumerate(orig) if i not in changed], new)
+    if START in new:
+        new = new[:new.index(START)] + new[new.index(END) + 1:]
+    orig = text.splitlines()
+    assert len(new) == len(orig)
+    for a, b in zip(orig, new):
+        assert a == b or b.startswith(a) or _digits_only_differ(a, b), (a, b)
     assert once.count(START) == once.count(END) <= 1 + text.count(START)
+
+
+def _digits_only_differ(a, b):
+    import re
+    return re.sub(r"\d+", "0", a) == re.sub(r"\d+", "0", b)
