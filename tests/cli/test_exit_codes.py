@@ -107,3 +107,27 @@ def test_engine_usage_error_is_one_line(ws, run, monkeypatch):
     r = run("check", "a.md")
     assert r.exit_code == 2
     assert r.stderr == "caveat: rules/core/CV999.yaml:3: unknown key 'wen'\n"
+
+
+def test_sigint_in_a_real_process_exits_130_without_traceback(ws):
+    import signal
+    import subprocess
+    import sys
+
+    import pytest
+    if sys.platform == "win32":
+        pytest.skip("POSIX signals")
+    write(ws / "a.md", "x\n")
+    code = ("import sys, time, validator.cli as c\n"
+            "def slow(*a, **k):\n"
+            "    sys.stderr.write('ready\\n'); sys.stderr.flush(); time.sleep(30)\n"
+            "c._run_engine = slow\n"
+            "c.main()\n")
+    p = subprocess.Popen([sys.executable, "-c", code, "check", "a.md"], cwd=ws,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert p.stderr.readline() == "ready\n"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130
+    assert err == "caveat: interrupted\n"
