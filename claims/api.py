@@ -1,0 +1,63 @@
+"""The public claims API: read a briefing and return its figures with their context.
+
+    extract(text, path=None) -> list[Claim]
+    analyze(text, path=None) -> Analysis(document, claims, comparisons)
+    read_document(path) -> Analysis       (reads the file with claims.reader)
+
+Pipeline: segment() -> find_figures() per block, skipping the block's masked
+ranges -> path/line/col/block filled here -> context.annotate() fills subject,
+baseline, metric, conditions, markers, sources, role, section, entry and finds
+the comparisons.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import Document
+
+
+@dataclass
+class Analysis:
+    document: Document
+    claims: list = field(default_factory=list)        # list[Claim], in text order
+    comparisons: list = field(default_factory=list)   # list[Comparison]
+
+
+def _find_figures():
+    # figures.py pulls in the unit registry: import it only when a document is analysed
+    from .figures import find_figures
+    return find_figures
+
+
+def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
+    """Segment ``text`` and extract every figure with its context."""
+    from .context import annotate
+    from .segment import segment
+
+    doc = segment(text, path, bom=bom, newline=newline)
+    find = _find_figures()
+    claims = []
+    p = doc.path if path is not None else None
+    for bi, b in enumerate(doc.blocks):
+        if b.kind == "heading" and b.section is None and b.line == 0:
+            continue
+        for c in find(text, b.start, b.end, b.masked):
+            c.path = p
+            c.line, c.col = doc.line_col(c.start)
+            c.block = bi
+            claims.append(c)
+    claims.sort(key=lambda c: (c.start, c.end))
+    comparisons = annotate(doc, claims)
+    return Analysis(document=doc, claims=claims, comparisons=comparisons)
+
+
+def extract(text: str, path=None) -> list:
+    """Every quantitative claim of ``text``, normalized, with its context."""
+    return analyze(text, path).claims
+
+
+def read_document(path, max_bytes=None) -> Analysis:
+    """Read ``path`` (UTF-8, BOM/CRLF tolerated; InputError otherwise) and analyse it."""
+    from .reader import DEFAULT_MAX_BYTES, read_text
+    text, info = read_text(path, max_bytes or DEFAULT_MAX_BYTES)
+    return analyze(text, path, bom=info["bom"], newline=info["newline"])

@@ -1,0 +1,452 @@
+"""Give each extracted figure its context: what it is about and under which conditions.
+
+``annotate(doc, claims)`` fills, for every claim whose ``block`` is set:
+
+- ``role``, ``section`` (title), ``entry`` (label) from its block;
+- ``subject`` / ``baseline``: canonical system names (entities.yaml) — the
+  label before the figure (``LMDeploy：2,430 tok/s``), an owner (``SpecInfer's
+  1.6×``, ``SpecInfer 的 1.3×``), the nearest system before it in the
+  sentence, block, entry heading or section heading; the baseline is the system
+  after ``vs`` / ``than`` / ``比`` / ``领先`` …;
+- ``metric`` from claims/data/metrics.yaml (closest keyword of its clause);
+- ``conditions``: facet -> Condition with the nearest scope that names it:
+  sentence, bullet (the block, or the table row), entry (its heading and its
+  setup line ``实测条件（…）`` / ``Setup: …``), section, document;
+- ``markers``: the entry's markers plus those of the figure's sentence;
+- ``sources``: the entry's cited sources, else its section's, else the document's;
+
+and returns the comparisons it finds (comparisons.py).  Per-block work (entity,
+condition and marker scans) is done once per block, and every per-claim look is
+bounded to a window around the figure, so the whole pass is linear.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+import regex
+from functools import lru_cache
+
+from ._data import load
+from .conditions import find_conditions
+from .entities import find_entities
+from .markers import find_markers
+from .model import Condition
+
+_WINDOW = 400     # characters looked at on each side of a figure
+# ' + ' joins separate statements in briefing summaries ('EAGLE-3 3.1× + LMDeploy 35% 领先')
+_SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|\s\+\s")
+_CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
+_BASELINE_CUE = re.compile(
+    r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?"
+    r"|比|相比于?|相较于?|对比|较|领先于?|超过|落后于?|胜过|优于|高于|低于)\s*(?:the\s+)?$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^(?:'s|’s|\s*的)")
+_ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|这|该|其|此|它)", re.IGNORECASE)
+_LABEL_GAP = re.compile(r"^\s*(?:v?\d{1,3}(?:\.\d{1,3}){0,2})?\s*(?:\*\*)?\s*[：:]\s*(?:\*\*)?\s*$")
+
+
+@lru_cache(maxsize=None)
+def _metrics():
+    d = load("metrics.yaml")
+
+    def comp(group):
+        # one alternation per group, most specific metric first ('首 token 延迟' before '延迟');
+        # group g<order> names the metric
+        names, parts = [], []
+        for order, (name, pats) in enumerate((d.get(group) or {}).items()):
+            names.append(name)
+            parts.append("(?P<g%d>%s)" % (order, "|".join("(?:%s)" % p for p in pats)))
+        return names, regex.compile("|".join(parts), regex.IGNORECASE)
+    kinds = {k: set(v) for k, v in (d.get("kinds") or {}).items()}
+    return comp("quantity"), comp("change"), kinds, d.get("by_kind") or {}, d.get("percent_speedup_is") or "speedup"
+
+
+@lru_cache(maxsize=None)
+def _setup_rx():
+    d = load("sections.yaml")
+    return re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE)
+
+
+def _unmasked(spans, masked):
+    """Drop mentions that start inside a masked range (code, URL, path)."""
+    if not masked:
+        return spans
+    starts = [a for a, _ in masked]
+    out = []
+    for sp in spans:
+        k = bisect.bisect_right(starts, sp[2]) - 1
+        if k >= 0 and masked[k][0] <= sp[2] < masked[k][1]:
+            continue
+        out.append(sp)
+    return out
+
+
+class _BlockInfo:
+    """Entities, conditions and markers of one block, each computed once and only when asked."""
+
+    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup")
+
+    def __init__(self, doc, b):
+        self.doc, self.b = doc, b
+        self._systems = self._conds = self._markers = self._setup = None
+
+    @property
+    def systems(self):
+        if self._systems is None:
+            b = self.b
+            self._systems = _unmasked(find_entities(self.doc.text, b.start, b.end, kinds=("system",)), b.masked)
+        return self._systems
+
+    @property
+    def conds(self):
+        if self._conds is None:
+            b = self.b
+            self._conds = _unmasked(find_conditions(self.doc.text, b.start, b.end), b.masked)
+        return self._conds
+
+    @property
+    def markers(self):
+        if self._markers is None:
+            self._markers = find_markers(self.doc.text, self.b.start, self.b.end)
+        return self._markers
+
+    @property
+    def setup(self):
+        if self._setup is None:
+            self._setup = _setup_conditions(self.doc, self.b, self)
+        return self._setup
+
+
+def _setup_conditions(doc, b, info):
+    """Conditions stated by a setup line or a '实测条件（…）' parenthesis in this block."""
+    line_rx, paren_rx = _setup_rx()
+    text = doc.text
+    m = line_rx.match(b.text)      # on the block's own text: '^' anchors at its start
+    if m and "（" not in m.group(0) and "(" not in m.group(0):
+        # a setup line without parentheses states conditions for its whole line
+        return [c for c in info.conds if c[2] >= b.start + m.end()]
+    parens = list(paren_rx.finditer(text, b.start, b.end))
+    if not parens:
+        return []
+    conds = info.conds
+    out = []
+    for m in parens:
+        out.extend(c for c in conds if m.start("body") <= c[2] < m.end("body"))
+    return out
+
+
+def _bounds(text, lo, hi, s, e, rx):
+    """(start, end) of the sentence/clause around text[s:e] within [lo, hi) (bounded window)."""
+    a = max(lo, s - _WINDOW)
+    left = a
+    for m in rx.finditer(text, a, s):
+        left = m.end()
+    z = min(hi, e + _WINDOW)
+    m = rx.search(text, e, z)
+    right = m.start() if m else z
+    return left, right
+
+
+def _cue_before(text, pos, lo):
+    return bool(_BASELINE_CUE.search(text[max(lo, pos - 24):pos]))
+
+
+def _pick_subject(text, c, systems, sent, block_lo):
+    """(subject, how) for claim c from the block's system mentions."""
+    before = [m for m in systems if m[3] <= c.start]
+    # 1. a label right before the figure: 'LMDeploy：2,430 tok/s', 'TGI 3.2：2,400'
+    if before:
+        m = before[-1]
+        gap = text[m[3]:c.start]
+        # the figure's own approx word ('约') may sit between
+        gap = re.sub(r"(?:约|大约|近|~|～|≈|about|roughly|around)\s*$", "", gap)
+        if len(gap) <= 12 and _LABEL_GAP.match(gap):
+            return m[1], "label"
+    # 2. an owner: "SpecInfer's best case of 1.6×", 'SpecInfer 的 1.3–1.6×'
+    for m in reversed(before):
+        if m[2] < sent[0]:
+            break
+        if _POSSESSIVE.match(text[m[3]:m[3] + 4]) and not re.search(r"[，,;；。]", text[m[3]:c.start]):
+            return m[1], "owner"
+    # 3. the nearest system before it in the sentence that is not a baseline
+    for m in reversed(before):
+        if m[2] < sent[0]:
+            break
+        if not _cue_before(text, m[2], block_lo):
+            return m[1], "sentence"
+    # 4. a system after it in the sentence, not a baseline
+    for m in systems:
+        if m[2] >= c.end and m[2] < sent[1] and not _cue_before(text, m[2], block_lo):
+            return m[1], "sentence"
+    # 5. earlier in the block, when the sentence refers back to it
+    #    ('… EAGLE-3 … . That is roughly 50% better …', '…。这比 …')
+    if not _ANAPHORA.match(text, sent[0], sent[1]):
+        return None, None
+    for m in reversed(before):
+        if m[2] < c.start - _WINDOW:
+            break
+        if not _cue_before(text, m[2], block_lo):
+            return m[1], "block"
+    return None, None
+
+
+def _pick_baseline(text, c, systems, sent, subject, block_lo):
+    for m in systems:
+        if sent[0] <= m[2] < sent[1] and m[1] != subject and _cue_before(text, m[2], block_lo):
+            return m[1]
+    return None
+
+
+_RELATIVE = ("percent", "ratio", "percentage_point")
+_DIGIT = re.compile(r"\d")
+
+
+def _hits(group, text, lo, hi):
+    """(name, order, start, end) of every keyword of a metric group in text[lo:hi]."""
+    names, rx = group
+    out = []
+    for m in rx.finditer(text, lo, hi):
+        k = int(m.lastgroup[1:])
+        out.append((names[k], k, m.start(), m.end()))
+    return out
+
+
+def _metric(text, c, clause, block, prev_same_kind):
+    quantity, change, kinds, by_kind, pct_speedup = _metrics()
+    best = None
+    # a change word right next to the figure ('73% reduction', '3.1× 提速', '领先 vLLM 35%')
+    for name, order, ms, me in _hits(change, text, max(clause[0], c.start - 20), min(clause[1], c.end + 20)):
+        ok = kinds.get(name)
+        if ok and c.kind not in ok:
+            continue
+        if me <= c.start:
+            d, between = c.start - me, (me, c.start)
+        elif ms >= c.end:
+            d, between = ms - c.end, (c.end, ms)
+        else:
+            continue
+        if _DIGIT.search(text, *between):    # another figure sits between them
+            continue
+        if best is None or (d, order) < best[0]:
+            best = ((d, order), name)
+    change_hit = best[1] if best else None
+    qbest = None
+    for name, order, ms, me in _hits(quantity, text, clause[0], clause[1]):
+        if ms < c.end and me > c.start:
+            continue
+        d = c.start - me if me <= c.start else ms - c.end
+        if qbest is None or (d, order) < qbest[0]:
+            qbest = ((d, order), name)
+    qhit = qbest[1] if qbest else None
+    if change_hit and c.kind in _RELATIVE:
+        # a percent written right before its change word is that change ('a 73% reduction'),
+        # unless the clause names what was measured ('P99 延迟下降 38%')
+        if change_hit == "speedup" and c.kind == "percent":
+            change_hit = pct_speedup
+        if qhit and change_hit in ("reduction", "increase"):
+            return qhit
+        return change_hit
+    if qhit:
+        return qhit
+    if c.kind in by_kind:
+        return by_kind[c.kind]
+    if prev_same_kind is not None:
+        return prev_same_kind
+    if change_hit:
+        return change_hit
+    # last resort: what the block says it measures, nearest before the figure ('内存占用 62 GB，比上一版本多 12%')
+    best = None
+    for name, order, ms, me in _hits(quantity, text, max(block.start, c.start - _WINDOW), c.start):
+        if best is None or (c.start - me, order) < best[0]:
+            best = ((c.start - me, order), name)
+    return best[1] if best else None
+
+
+def _scope_conditions(entries):
+    """facet -> Condition from a list of (scope, [(facet, value, s, e, surface)]) nearest first."""
+    return entries
+
+
+def annotate(doc, claims) -> list:
+    """Fill the context fields of ``claims`` (in place) and return their comparisons."""
+    from .comparisons import find_comparisons
+
+    text = doc.text
+    blocks = doc.blocks
+    info = {}
+
+    def binfo(i):
+        bi = info.get(i)
+        if bi is None:
+            bi = info[i] = _BlockInfo(doc, blocks[i])
+        return bi
+
+    # blocks of each entry / section / table row, and their setup conditions
+    entry_blocks, section_blocks, header_blocks, row_blocks = {}, {}, [], {}
+    for i, b in enumerate(blocks):
+        if b.entry is not None:
+            entry_blocks.setdefault(b.entry, []).append(i)
+        elif b.section is not None:
+            section_blocks.setdefault(b.section, []).append(i)
+        else:
+            header_blocks.append(i)
+        if b.kind == "table_cell" and b.row is not None:
+            row_blocks.setdefault((b.section, b.line, b.row), []).append(i)
+
+    entry_conds, section_conds, doc_conds = {}, {}, None
+
+    def setup_of(idxs, heading_kinds):
+        # a setup line ('实测条件（8×H100，…）') is more precise than the heading ('… 在 H100 上 …')
+        setup, heading = [], []
+        for i in idxs:
+            b = blocks[i]
+            bi = binfo(i)
+            if b.kind in heading_kinds:
+                heading.extend(bi.conds)
+            else:
+                setup.extend(bi.setup)
+        return setup + heading
+
+    def conds_entry(k):
+        if k not in entry_conds:
+            entry_conds[k] = setup_of(entry_blocks.get(k, ()), ("entry_heading",))
+        return entry_conds[k]
+
+    def conds_section(k):
+        if k not in section_conds:
+            section_conds[k] = setup_of(section_blocks.get(k, ()), ("heading",))
+            parent = doc.sections[k].parent
+            if parent is not None:    # a sub-section inherits its parent's setup
+                section_conds[k] = section_conds[k] + [c for c in conds_section(parent)
+                                                       if c[0] not in {x[0] for x in section_conds[k]}]
+        return section_conds[k]
+
+    def conds_doc():
+        nonlocal doc_conds
+        if doc_conds is None:
+            doc_conds = setup_of(header_blocks, ("heading",))
+        return doc_conds
+
+    last_metric = {}     # (block or entry, kind) -> metric of the previous figure of that kind
+    for c in claims:
+        if c.block is None:
+            continue
+        b = blocks[c.block]
+        bi = binfo(c.block)
+        c.role = b.role
+        c.section = doc.sections[b.section].title if b.section is not None else None
+        c.entry = doc.entries[b.entry].label if b.entry is not None else None
+        sent = _bounds(text, b.start, b.end, c.start, c.end, _SENT_END)
+        clause = _bounds(text, b.start, b.end, c.start, c.end, _CLAUSE_END)
+
+        # subject and baseline
+        subject, how = _pick_subject(text, c, bi.systems, sent, b.start)
+        if subject is None:
+            for k in ([b.entry] if b.entry is not None else []):
+                eh = [i for i in entry_blocks.get(k, ()) if blocks[i].kind == "entry_heading"]
+                for i in eh:
+                    s = [m for m in binfo(i).systems if not _cue_before(text, m[2], blocks[i].start)]
+                    if s:
+                        subject = s[0][1]
+                        break
+            if subject is None and b.section is not None:
+                for i in section_blocks.get(b.section, ())[:1]:
+                    if blocks[i].kind == "heading":
+                        s = [m for m in binfo(i).systems if not _cue_before(text, m[2], blocks[i].start)]
+                        if s:
+                            subject = s[0][1]
+        c.subject = subject
+        if c.kind in _RELATIVE:
+            c.baseline = _pick_baseline(text, c, bi.systems, sent, subject, b.start)
+
+        # metric
+        scope_key = (c.block, c.kind)
+        entry_key = (b.entry, b.section, c.kind)
+        c.metric = _metric(text, c, clause, b, last_metric.get(scope_key))
+        if c.metric is None and c.kind == "ratio":
+            # 'SpecInfer on the same setup: 1.3–1.6×' under '… speedup: 2.4×' is a speedup too
+            c.metric = last_metric.get(entry_key)
+        if c.metric:
+            last_metric[scope_key] = c.metric
+            last_metric[entry_key] = c.metric
+
+        # conditions: nearest scope wins per facet
+        conds = {}
+
+        def put(found, scope):
+            for facet, value, s, e, surface in found:
+                if facet in conds:
+                    continue
+                line = doc.line_col(s)[0]
+                conds[facet] = Condition(facet=facet, value=value, scope=scope, line=line, surface=surface)
+
+        in_sent = [x for x in bi.conds if sent[0] <= x[2] < sent[1]]
+        # nearest mention first within the sentence
+        in_sent.sort(key=lambda x: abs(x[2] - c.start))
+        put(in_sent, "sentence")
+        if b.kind == "table_cell" and b.row is not None:
+            row = [x for i in row_blocks.get((b.section, b.line, b.row), ()) for x in binfo(i).conds]
+            put(row, "bullet")
+        elif b.kind == "bullet":
+            # a bullet is one statement; a paragraph's other sentences speak of other figures
+            put(bi.conds, "bullet")
+        if b.entry is not None:
+            put(conds_entry(b.entry), "entry")
+        if b.section is not None:
+            put(conds_section(b.section), "section")
+        put(conds_doc(), "document")
+        c.conditions = conds
+
+        # markers: the entry's, plus those of the figure's own sentence
+        marks = set()
+        if b.entry is not None:
+            marks.update(doc.entries[b.entry].markers)
+        for name, s, e in bi.markers:
+            if sent[0] <= s < sent[1]:
+                marks.add(name)
+        c.markers = sorted(marks)
+
+        # sources: the entry's, else the nearest section's, else the document's
+        srcs = []
+        if b.entry is not None:
+            srcs = doc.entries[b.entry].sources
+        k = b.section
+        while not srcs and k is not None:
+            srcs = doc.sections[k].sources
+            k = doc.sections[k].parent
+        if not srcs:
+            srcs = doc.header_sources
+        c.sources = list(srcs)
+
+    comps = find_comparisons(doc, claims)
+    _inherit(claims)
+    return comps
+
+
+def _inherit(claims):
+    """What a figure leaves unsaid, the document may say elsewhere.
+
+    'EAGLE-3 3.1×' in a header line is the 3.1× speedup its entry states: a figure
+    without a metric takes the metric of a figure with the same subject, kind and
+    value (else the one metric its subject and kind have).  'LMDeploy 35% 领先'
+    means the same lead over vLLM the entry states: a relative figure without a
+    baseline takes the one baseline its (subject, metric) has elsewhere."""
+    by_value, by_kind = {}, {}
+    for c in claims:
+        if c.metric and c.subject:
+            by_value.setdefault((c.subject, c.kind, c.value, c.low, c.high), set()).add(c.metric)
+            by_kind.setdefault((c.subject, c.kind), set()).add(c.metric)
+    for c in claims:
+        if c.metric is None and c.subject:
+            ms = by_value.get((c.subject, c.kind, c.value, c.low, c.high)) or by_kind.get((c.subject, c.kind))
+            if ms and len(ms) == 1:
+                c.metric = next(iter(ms))
+    known = {}
+    for c in claims:
+        if c.baseline and c.subject and c.metric:
+            known.setdefault((c.subject, c.metric), set()).add(c.baseline)
+    for c in claims:
+        if c.baseline is None and c.subject and c.metric and c.kind in _RELATIVE:
+            bs = known.get((c.subject, c.metric))
+            if bs and len(bs) == 1:
+                c.baseline = next(iter(bs))
