@@ -52,34 +52,62 @@ def _one_line(s: str) -> str:
     return _SPACES.sub(" ", (s or "").replace("<!--", "<! --")).strip()
 
 
+_DELIMS = re.compile(r"[：:，,；;（(）)|·。!！?？]|\s[-–—+]\s|^\s*[-*+]\s")
+
+
 def context_before(line_text: str, col: int, surface: str) -> str:
-    """The few words before the figure on its line ('EAGLE-3' in '（EAGLE-3 3.1× + …')."""
+    """The few words before the figure on its line ('EAGLE-3' in '（EAGLE-3 3.1× + …'); when the
+    figure directly follows a label ('TGI 3.2：2,400 tok/s'), the label's words."""
     idx = col - 1
     if not (0 <= idx <= len(line_text)) or not line_text.startswith(surface, idx):
         found = line_text.find(surface)
         idx = found if found >= 0 else 0
-    before = line_text[:idx]
-    before = _CONTEXT_CUT.sub("", before)
-    before = _TITLE_BAD.sub(" ", before)
-    before = _SPACES.sub(" ", before).strip()
-    if len(before) > 24:
-        before = before[-24:]
-        cut = before.find(" ")
-        if 0 <= cut < 12:
-            before = before[cut + 1:]
-    return before
+    parts = _DELIMS.split(line_text[:idx])
+    look = 2 if line_text[:idx].rstrip().endswith(("：", ":")) else 1
+    for part in reversed(parts[-look:]):
+        before = _SPACES.sub(" ", _TITLE_BAD.sub(" ", part)).strip()
+        if len(before) > 24:
+            before = before[-24:]
+            cut = before.find(" ")
+            if 0 <= cut < 12:
+                before = before[cut + 1:]
+        if _figure_free(before):
+            return before
+    return ""
+
+
+_CONTEXT_AFTER_CUT = re.compile(r"(?:[：:，,；;（()）|·。!！?？]|\s[-–—+]\s).*")
+
+
+def _figure_free(words: str) -> str:
+    """Drop the tokens that read as figures ('128K', '2.4×', '35%'), so a title adds no claim."""
+    keep = [t for t in words.split() if not (t[0].isdigit() or any(ch in t for ch in "%×～~"))]
+    return " ".join(keep)
+
+
+def context_after(line_text: str, col: int, surface: str) -> str:
+    idx = col - 1
+    if not (0 <= idx <= len(line_text)) or not line_text.startswith(surface, idx):
+        found = line_text.find(surface)
+        idx = found if found >= 0 else len(line_text)
+    after = _CONTEXT_AFTER_CUT.sub("", line_text[idx + len(surface):])
+    after = _SPACES.sub(" ", _TITLE_BAD.sub(" ", after)).strip()
+    return after[:24].strip()
 
 
 def make_title(finding, line_text: str, lang: str) -> str:
-    ctx = context_before(line_text, finding.col, finding.surface)
+    """A short title for the entry and the summary line.
+
+    Chinese titles carry no figure (the summary line they are listed in is prose the
+    extractor reads, and the figure is named on the entry's first field line anyway);
+    English titles, used only for labelled English entries, lead with the figure."""
     fw = family_words(finding.family, lang)
+    if lang == "zh":
+        ctx = _figure_free(context_before(line_text, finding.col, finding.surface)) \
+            or _figure_free(context_after(line_text, finding.col, finding.surface))
+        return _SPACES.sub(" ", f"{ctx} {fw['title']}").strip()
     surface = _TITLE_BAD.sub(" ", finding.surface).strip()
-    if lang != "zh":
-        ctx = ""   # English context words before a figure are mostly verbs: the figure alone reads better
-    parts = [p for p in (ctx, surface) if p]
-    head = " ".join(parts)
-    title = f"{head} {fw['title']}" if head else fw["title"]
-    return _SPACES.sub(" ", title).strip()
+    return _SPACES.sub(" ", f"{surface} {fw['title']}").strip()
 
 
 def display_path(path: str, briefing: str, roots: tuple) -> Optional[str]:
