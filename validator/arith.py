@@ -265,6 +265,7 @@ class Derivation:
     direction: int = 0        # +1 / -1 / 0 stated direction
     verdict: Optional[Verdict] = None
     synthetic: list = field(default_factory=list)   # operands read from the text, not claims
+    inverse: bool = False     # lower is better: 'faster' compares the inverse (latency)
 
 
 def _words_re(words) -> "re.Pattern":
@@ -285,13 +286,13 @@ class Vocabulary:
         "improvement", "rise", "提升", "增加", "提高", "增长", "上升", "增至", "增到"])
     ahead: list = field(default_factory=lambda: [
         "better than", "faster than", "higher than", "more than", "larger than", "ahead of",
-        "领先", "快于", "高于", "优于", "高出", "快"])
+        "领先", "快于", "高于", "优于", "高出", "快", "高", "多"])
     behind: list = field(default_factory=lambda: [
         "worse than", "slower than", "lower than", "less than", "smaller than", "behind",
-        "落后", "慢于", "低于", "慢"])
+        "落后", "慢于", "低于", "慢", "低", "少"])
     compare: list = field(default_factory=lambda: [
         "vs", "vs.", "versus", "than", "compared to", "compared with", "over", "对比", "相比",
-        "相较", "比"])
+        "相较", "比", "较"])
     from_to: list = field(default_factory=lambda: ["to", "→", "->", "=>", "到", "降到", "降至",
                                                    "减到", "减至", "增至", "增到", "变为", "变成"])
 
@@ -304,6 +305,8 @@ class Vocabulary:
         return v
 
 
+# words that rank performance rather than size: for a latency, 'faster' means smaller
+_PERF_WORD = re.compile(r"faster|slower|better|worse|ahead|behind|快|慢|领先|落后|优于", re.IGNORECASE)
 _BREAK = re.compile(r"[。；;！？!?\n]|\.\s|\s-\s|\|")
 
 
@@ -421,9 +424,14 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
             if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
                     and ai_ not in used_ops and bi not in used_ops and not re.search(r"[)）]", tail)
                     and _word_near(to_re, mid) and not _BREAK.search(mid) and not re.search(r"[。；;\n]", tail)):
-                dec = _word_near(dec_re, tail + " " + after[:15]) or _word_near(dec_re, text[max(0, a.start - 20):a.start])
-                inc = _word_near(inc_re, tail + " " + after[:15])
+                words = mid + " " + tail + " " + after[:15]
+                dec = _word_near(dec_re, words) or _word_near(dec_re, text[max(0, a.start - 20):a.start])
+                inc = _word_near(inc_re, words)
                 direction = -1 if dec and not inc else (1 if inc and not dec else 0)
+                if z.negative or (z.value is not None and z.value < 0):
+                    direction = -1
+                elif text[max(0, z.start - 1):z.start] == "+" or z.surface.startswith("+"):
+                    direction = 1
                 if direction or re.search(r"[→]|->", mid):
                     v = check_change(a, b, z, direction, 0.0)
                     out.append(Derivation("change", zi, [ai_, bi], direction, v))
@@ -446,17 +454,17 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
                     if k is not None:
                         xi = order[k]
                         x = claims[xi]
-                        inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency") and re.search(
-                            r"faster|slower|快|慢", m.group(), re.I) is not None
+                        inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency") and \
+                            _PERF_WORD.search(m.group()) is not None
                         direction = 1 if m_ahead else -1
                         v = check_than(x, y, z, direction, 0.0, bool(inverse))
-                        out.append(Derivation("than", zi, [xi, yi], direction, v))
+                        out.append(Derivation("than", zi, [xi, yi], direction, v, inverse=bool(inverse)))
                         used_as_stated.add(zi)
                         continue
 
         # ---- lead (Chinese / terse): '对比 B 的 Y，X 领先约 z 倍' ----------------------------
-        lead = re.search(r"(" + ahead_re.pattern + "|" + behind_re.pattern + r")\s*(约|大约|近|about|roughly|~|～)?\s*$",
-                         before, re.IGNORECASE)
+        lead = re.search(r"(" + "|".join(x.pattern for x in (ahead_re, behind_re, inc_re, dec_re))
+                         + r")\s*(约|大约|近|about|roughly|~|～)?\s*$", before, re.IGNORECASE)
         if lead and p >= 2:
             yi = order[p - 1]
             y = claims[yi]
@@ -467,10 +475,12 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
                 if k is not None:
                     xi = order[k]
                     x = claims[xi]
-                    behind = bool(re.match(behind_re.pattern, lead.group(1), re.IGNORECASE))
-                    inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency")
-                    v = check_than(x, y, z, -1 if behind else 1, 0.0, inverse)
-                    out.append(Derivation("than", zi, [xi, yi], -1 if behind else 1, v))
+                    word = lead.group(1)
+                    behind = bool(re.fullmatch(behind_re.pattern + "|" + dec_re.pattern, word, re.IGNORECASE))
+                    inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency") and _PERF_WORD.search(word) is not None
+                    direction = -1 if behind else 1
+                    v = check_than(x, y, z, direction, 0.0, inverse)
+                    out.append(Derivation("than", zi, [xi, yi], direction, v, inverse=inverse))
                     used_as_stated.add(zi)
                     continue
 
@@ -621,8 +631,7 @@ def rescore(d: Derivation, claims: list, approx_rel: float) -> Optional[Verdict]
         return check_change(ops[0], ops[1], claims[d.stated], d.direction, approx_rel)
     if d.form == "than":
         x, y = ops
-        inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency")
-        return check_than(x, y, claims[d.stated], d.direction, approx_rel, inverse)
+        return check_than(x, y, claims[d.stated], d.direction, approx_rel, d.inverse)
     if d.form == "sum":
         return check_sum([claims[i] for i in d.operands], claims[d.stated], approx_rel)
     return None

@@ -209,6 +209,12 @@ def summary_counts(doc) -> list:
                 continue
             word = _COUNT_SUFFIX.sub("", _clean_label(label)).strip()
             ents = _entries_for(doc, word, summary)
+            if ents is None and re.search(r"[/、&]", word):
+                # '矛盾/待核实：3 条' counts the section whose title names every part
+                got = [_entries_for(doc, w.strip(), summary) for w in re.split(r"[/、&]", word) if w.strip()]
+                if got and all(g is not None for g in got) and all(
+                        [e.line for e in g] == [e.line for e in got[0]] for g in got):
+                    ents = got[0]
             if ents is None:
                 continue
             out.append(CountCheck("summary", ln, col, surface, n, len(ents), "entries",

@@ -43,7 +43,9 @@ def _describe(d, claims, lang: str) -> str:
             text = _fmt(r.point(), z.kind, z)
         else:
             lo, hi = _fmt(r.low, z.kind), _fmt(r.high, z.kind)
-            text = lo if lo == hi else f"{lo}–{hi}"
+            # a narrow interval is only the operands' rounding: show its middle
+            narrow = r.high - r.low <= 0.02 * max(abs(r.high), abs(r.low), 1e-12)
+            text = _fmt(r.point(), z.kind) if narrow else (lo if lo == hi else f"{lo}–{hi}")
         if text in seen:
             continue
         seen.add(text)
