@@ -126,7 +126,7 @@ def _user_errors():
 FORMATS = ("text", "json", "sarif", "github")
 
 
-@main.command()
+@main.command(short_help="Check briefings and gate publication (exit 0/1/2).")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--corpus", "corpus", multiple=True, metavar="DIR",
               help="Corpus root for cited sources and cross-document search (repeatable).")
@@ -241,9 +241,12 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
 
     cfg = config_mod.load(config_path)
     options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang)
-    if cfg.max_file_size:
+    if cfg.max_file_size and not hasattr(options, "max_file_size"):
+        # Options has no field for it yet: the reader takes its default limit from this
+        # module constant at call time, and this process runs exactly one check.
+        from claims import reader
         from validator import limits
-        limits.MAX_FILE_BYTES = cfg.max_file_size
+        reader.DEFAULT_MAX_BYTES = limits.MAX_FILE_BYTES = cfg.max_file_size
     files = expand_paths(paths)
     if not files:
         _fail("no Markdown files under " + ", ".join(paths))
@@ -356,7 +359,7 @@ def _emit(fmt, findings, errors, summary, doc_of, options):
 
 # ------------------------------------------------------------------ extract
 
-@main.command()
+@main.command(short_help="Print every quantitative claim (jsonl or table).")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(("jsonl", "table")), default="jsonl", show_default=True)
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
@@ -436,7 +439,7 @@ def claims_table(claims) -> str:
 
 # ------------------------------------------------------------------ rules
 
-@main.command()
+@main.command(short_help="Print the rule table.")
 @click.option("--format", "fmt", type=click.Choice(("table", "markdown", "json")), default="table",
               show_default=True)
 @click.option("--rules", "rules_dirs", multiple=True, metavar="DIR",

@@ -117,3 +117,12 @@ def test_lazy_commands_are_listed_when_their_modules_exist():
     for name, (mod, _) in LAZY_COMMANDS.items():
         listed = any(ln.strip().startswith(name + " ") for ln in r.stdout.splitlines())
         assert listed == _module_exists(mod), name
+
+
+def test_config_max_file_size_rejects_a_larger_file(tmp_path):
+    (tmp_path / ".caveat.yaml").write_text("max-file-size: 100\n", encoding="utf-8")
+    (tmp_path / "big.md").write_text("SGLang is 29% faster.\n" * 20, encoding="utf-8")
+    (tmp_path / "small.md").write_text("tiny\n", encoding="utf-8")
+    r = caveat("check", "big.md", "small.md", cwd=str(tmp_path))
+    assert r.returncode == 2
+    assert r.stderr.startswith("caveat: big.md") and "too large" in r.stderr
