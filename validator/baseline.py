@@ -15,14 +15,15 @@ import os
 from collections import Counter
 from dataclasses import replace
 
+from validator.errors import UsageError
 from validator.finding import Finding
 
 STALE_CODE = "CV002"
 FORMAT_VERSION = 1
 
 
-class BaselineError(Exception):
-    """An unreadable baseline file: ``str()`` is the one line to print."""
+class BaselineError(UsageError):
+    """An unreadable baseline file: ``str()`` is the one line to print (exit 2)."""
 
 
 def _rel(path: str, base_dir: str) -> str:

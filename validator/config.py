@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
+from validator.errors import UsageError
 from validator.finding import SEVERITIES
 from validator.gate import FAIL_ON_LEVELS, parse_codes
 
@@ -23,11 +24,12 @@ KNOWN_KEYS = ("select", "ignore", "severity", "fail-on", "corpus", "rules", "par
 CODE_RE = re.compile(r"^CV\d{1,3}$", re.I)
 
 
-class ConfigError(Exception):
-    """A bad config file: ``str()`` is the one line to print (``path:line: message``)."""
+class ConfigError(UsageError):
+    """A bad config file: ``str()`` is the one line to print (``path:line: message``).
+    A UsageError, so every command that loads config reports it the same way (exit 2)."""
 
     def __init__(self, path, message, line=None):
-        self.path, self.message, self.line = path, message, line
+        self.path, self.detail, self.line = path, message, line
         super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 
