@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
@@ -50,16 +51,20 @@ class Misspelling:
     known: str = ""              # canonical entity the common spelling names, if any
 
 
+@lru_cache(maxsize=4)
 def load_entities(path: Optional[str] = None) -> dict:
     """alias (lower-case) -> canonical name, from claims/data/entities.yaml (systems, hardware)."""
-    import yaml
-    p = Path(path) if path else Path(__file__).resolve().parent.parent / "claims" / "data" / "entities.yaml"
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
-        return {}
+    if path is None:
+        from claims import _data
+        data = _data.load("entities.yaml")
+    else:
+        import yaml
+        try:
+            data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError):
+            return {}
     out = {}
-    for group in ("systems", "hardware", "metrics_entities"):
+    for group in ("systems", "hardware"):
         for canon, aliases in (data.get(group) or {}).items():
             for a in [canon, *(aliases or [])]:
                 out.setdefault(str(a).lower(), str(canon))
@@ -68,13 +73,19 @@ def load_entities(path: Optional[str] = None) -> dict:
 
 def masked_text(text: str) -> str:
     """The text with code, URLs, comments, tags and front matter blanked (offsets kept)."""
-    chars = list(text)
-    for rx in _MASKS:
-        for m in rx.finditer(text):
-            for i in range(m.start(), m.end()):
-                if chars[i] != "\n":
-                    chars[i] = " "
-    return "".join(chars)
+    spans = sorted((m.start(), m.end()) for rx in _MASKS for m in rx.finditer(text))
+    if not spans:
+        return text
+    parts, pos = [], 0
+    for a, b in spans:
+        if b <= pos:
+            continue
+        a = max(a, pos)
+        parts.append(text[pos:a])
+        parts.append(re.sub(r"[^\n]", " ", text[a:b]))
+        pos = b
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def _flat(s: str) -> str:
@@ -148,11 +159,20 @@ def find_misspellings(text: str, known: Optional[dict] = None, min_len: int = 5,
         total.sort(key=lambda o: o.start)
         forms.append((flat, group[0][0], total))
     forms.sort(key=lambda f: len(f[0]))
+    from rapidfuzz import process
+    flats = [f[0] for f in forms]
     out = []
     for i, (fa, ta, oa) in enumerate(forms):
-        for fb, tb, ob in forms[i + 1:]:
-            if len(fb) - len(fa) > 2:
-                break
+        # candidates: later (not shorter) forms within the edit budget, scored in C
+        hi = i + 1
+        while hi < len(forms) and len(flats[hi]) - len(fa) <= max_edits + 1:
+            hi += 1
+        if hi == i + 1:
+            continue
+        cutoff = max_edits + (1 if len(fa) >= long_len else 0)
+        hits = process.extract(fa, flats[i + 1:hi], scorer=OSA.distance, score_cutoff=cutoff, limit=None)
+        for _m, _score, j in sorted(hits, key=lambda h: h[2]):
+            fb, tb, ob = forms[i + 1 + j]
             limit = max_edits + (1 if min(len(fa), len(fb)) >= long_len else 0)
             if abs(len(fa) - len(fb)) > limit:
                 continue
