@@ -21,7 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-_TOKEN = re.compile(r"(?<![\w/\\.@#-])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![\w/\\@-]|\.\w)")
+# ASCII boundaries on purpose: a name abutting Chinese text ('与SpecInfr不同') is still a token
+_TOKEN = re.compile(r"(?<![A-Za-z0-9_/\\.@#-])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*"
+                    r"(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
 _MASKS = (
     re.compile(r"^(```|~~~).*?^\1", re.M | re.S),          # fenced code
     re.compile(r"`[^`\n]*`"),                               # inline code

@@ -32,8 +32,9 @@ class Spelling:
     NAME = "entity.spelling"
     FAMILY = "entity"
     PARAMS = {"min_len": int, "max_edits": int, "long_len": int, "max_rare": int,
-              "min_similarity": float}
-    DEFAULTS = {"min_len": 5, "max_edits": 1, "long_len": 12, "max_rare": 2, "min_similarity": 0.8}
+              "min_similarity": float, "also_known": list}
+    DEFAULTS = {"min_len": 5, "max_edits": 1, "long_len": 12, "max_rare": 2, "min_similarity": 0.8,
+                "also_known": []}
     FIELDS = {"distance": int, "known": bool, "rare_count": int, "common_count": int}
     WHEN = {"field": "distance", "ge": 1}
     VARS = {"rare", "common", "common_line"}
@@ -42,7 +43,11 @@ class Spelling:
     def facts(rule, ctx):
         doc = ctx.analysis.document
         p = rule.params
-        found = _sp.find_misspellings(doc.text, _known(), min_len=p["min_len"], max_edits=p["max_edits"],
+        known = _known()
+        if p["also_known"]:
+            # names the rule declares correct: a pair of two known names is never a misspelling
+            known = {**known, **{str(w).lower(): str(w) for w in p["also_known"]}}
+        found = _sp.find_misspellings(doc.text, known, min_len=p["min_len"], max_edits=p["max_edits"],
                                       long_len=p["long_len"], max_rare=p["max_rare"],
                                       min_similarity=float(p["min_similarity"]))
         for m in found:
