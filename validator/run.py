@@ -91,8 +91,9 @@ def check_paths(paths, options: Options | None = None) -> RunResult:
     for f in files:
         try:
             a = _read(f)
-        except Exception as e:  # noqa: BLE001 - InputError: one line naming the file, go on
-            result.errors.append(_one_line(e, f))
+        except Exception as e:  # noqa: BLE001 - one line naming the file, go on
+            result.errors.append(_one_line(e, f) if _is_input_error(e)
+                                 else f"{f}: internal error: {type(e).__name__}: {e}")
             continue
         result.analyses[f] = a
         if corpus is not None:
@@ -113,6 +114,11 @@ def check_paths(paths, options: Options | None = None) -> RunResult:
     return result
 
 
+def _is_input_error(e: Exception) -> bool:
+    from claims.errors import InputError
+    return isinstance(e, (InputError, OSError, UnicodeError))
+
+
 def _one_line(e: Exception, path: str) -> str:
-    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    msg = " ".join(str(e).split()) or type(e).__name__
     return msg if msg.startswith(str(path)) else f"{path}: {msg}"

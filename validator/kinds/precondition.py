@@ -13,8 +13,12 @@ from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agr
 
 NAME = "precondition.missing_facets"
 FAMILY = "precondition"
-PARAMS = {"required": dict, "roles": list, "approx_rel": float}
-DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1}
+PARAMS = {"required": dict, "roles": list, "approx_rel": float, "kinds": list,
+          "max_latency_seconds": float, "min_memory_bytes": float}
+DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
+            "kinds": ["percent", "percentage_point", "ratio", "throughput", "latency", "duration",
+                      "memory"],
+            "max_latency_seconds": 60.0, "min_memory_bytes": 1e9}
 FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missing_count": int,
           "present_count": int, "conditional": bool, "has_evidence": bool}
 WHEN = {"all": [{"field": "missing_count", "gt": 0}, {"field": "conditional", "eq": False}]}
@@ -60,14 +64,33 @@ def _find_evidence(claim, key, missing, ctx, approx_rel):
     return best
 
 
+def _seconds(claim) -> float:
+    v = claim.base_value if claim.base_value is not None else claim.base_low
+    return abs(v) if v is not None and claim.base_unit == "second" else 0.0
+
+
+def _bytes(claim) -> float:
+    v = claim.base_value if claim.base_value is not None else claim.base_high
+    return abs(v) if v is not None and claim.base_unit in ("byte", "bit") else float("inf")
+
+
 def facts(rule, ctx):
     required = rule.params.get("required") or {}
     roles = set(rule.params.get("roles") or ())
     approx_rel = float(rule.params.get("approx_rel", 0.1))
+    kinds = set(rule.params.get("kinds") or ())
+    max_lat = float(rule.params.get("max_latency_seconds", 60.0))
+    min_mem = float(rule.params.get("min_memory_bytes", 1e9))
     lang = ctx.lang
     for claim in ctx.analysis.claims:
         if claim.role not in roles:
             continue
+        if claim.kind in ("latency", "duration") and _seconds(claim) > max_lat:
+            continue      # hours of training data, a 10-minute window: not a request latency
+        if claim.kind == "memory" and _bytes(claim) < min_mem:
+            continue      # '8 bytes per entry', '339 KB per token': sizes, not a footprint
+        if claim.kind not in kinds:
+            continue      # counts, model sizes, prices: not performance figures
         markers = ctx.markers_of(claim)
         conditional = "conditional" in markers
         need = list(required.get(claim.metric or "", ()) or ())
