@@ -130,6 +130,14 @@ def _short_segment_differs(a: str, b: str) -> bool:
     return len(diff) == 1 and max(len(diff[0][0]), len(diff[0][1])) <= 3
 
 
+def _case_shape_differs(a: str, b: str) -> bool:
+    """'GEMMs'/'Gemma': an acronym and a word; a typo keeps the shape of the name's case."""
+    def upper_share(t):
+        letters = [c for c in t if c.isalpha()]
+        return sum(c.isupper() for c in letters) / max(1, len(letters))
+    return (upper_share(a) >= 0.6) != (upper_share(b) >= 0.6)
+
+
 def _extends(a: str, b: str) -> bool:
     """One spelling is the other with something added at the start or end (a variant)."""
     fa, fb = a.lower(), b.lower()
@@ -179,7 +187,7 @@ def find_misspellings(text: str, known: Optional[dict] = None, min_len: int = 5,
             if abs(len(fa) - len(fb)) > limit:
                 continue
             if (_digits(ta) != _digits(tb) or _is_plural_pair(ta, tb) or _extends(fa, fb)
-                    or _short_segment_differs(ta, tb)):
+                    or _short_segment_differs(ta, tb) or _case_shape_differs(ta, tb)):
                 continue
             ka, kb = known.get(ta.lower()), known.get(tb.lower())
             if ka and kb:

@@ -14,7 +14,7 @@ def test_typo_of_a_system_name_is_found():
 def test_distinct_products_and_variants_are_not_misspellings():
     text = ("vLLM and vLLM-Omni differ; H100 vs H200; Qwen3 vs Qwen2; GPT-4 vs GPT-4o; "
             "EAGLE-3 is also written EAGLE3; SGLang or SGlang; MiniMax-M3 and MiniMax-H3; "
-            "PESQ-WB and PESQ-NB; Tokens and Token; DeepSeek and DeepSpeed; "
+            "PESQ-WB and PESQ-NB; Tokens and Token; DeepSeek and DeepSpeed; GEMMs on Gemma; "
             "see `SpecInfr` in code and https://example.com/SpecInfr")
     assert pairs(text + " SpecInfer") == []
 
