@@ -42,6 +42,11 @@ METRIC_NAMES = {
 }
 
 
+def _facet_name(f, lang):
+    names = [FACET_NAMES[lang].get(x, x) for x in f.split("|")]
+    return ("或" if lang == "zh" else " or ").join(names)
+
+
 def _join(items, lang):
     return ("、" if lang == "zh" else ", ").join(items)
 
@@ -58,7 +63,7 @@ def _find_evidence(claim, key, missing, ctx, approx_rel):
         if values_agree(c, claim, approx_rel) is not True:
             continue
         conds = conditions_of(c)
-        score = sum(1 for f in missing if f in conds)
+        score = sum(1 for f in missing if any(alt in conds for alt in f.split("|")))
         if score > best_score:
             best, best_score = (path, c), score
     return best
@@ -97,7 +102,9 @@ def facts(rule, ctx):
         if not need and not conditional:
             continue
         conds = conditions_of(claim)
-        missing = [f for f in need if f not in conds]
+        # 'model|hardware': either facet satisfies the requirement (a memory figure next to a
+        # GPU is its capacity, next to a model its footprint)
+        missing = [f for f in need if not any(alt in conds for alt in f.split("|"))]
         key = claim_key(claim)
         ev = _find_evidence(claim, key, missing, ctx, approx_rel) if missing else None
         evidence, where, ev_path, ev_line = [], "", "", 0
@@ -110,7 +117,7 @@ def facts(rule, ctx):
                 shown = short = path
             # the line stating the first missing facet (hardware before workload, as required)
             line = c.line
-            for f in missing:
+            for f in (alt for m in missing for alt in m.split("|")):
                 cond = (c.conditions or {}).get(f)
                 if cond is not None:
                     line = (cond.get("line") if isinstance(cond, dict) else getattr(cond, "line", 0)) or c.line
@@ -135,7 +142,7 @@ def facts(rule, ctx):
             "_side": {"evidence": evidence, "vars": {
                 "subject": claim.subject or "",
                 "metric_name": METRIC_NAMES[lang].get(claim.metric or "", claim.metric or ""),
-                "missing": _join([FACET_NAMES[lang].get(f, f) for f in (missing or need)], lang)
+                "missing": _join([_facet_name(f, lang) for f in (missing or need)], lang)
                 or ("条件" if lang == "zh" else "its condition"),
                 "where": where, "evidence_path": ev_path, "evidence_line": ev_line,
             }},
