@@ -78,6 +78,8 @@ def _cn_integer(s: str) -> int:
 def parse_chinese(s: str) -> tuple:
     """'一百二十点五' -> (120.5, 1); '百' -> (100, 0); '两万' -> (20000, 0)."""
     t = "".join(s.split())
+    if not t or t[0] in CN_POINT or t[-1] in CN_POINT or not any(c in CN_DIGITS or c in CN_UNITS for c in t):
+        raise ValueError(s)   # '点', '一点': a word, not a number
     try:
         for p in CN_POINT:
             if p in t:
