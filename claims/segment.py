@@ -99,7 +99,7 @@ def _md():
     md = MarkdownIt("commonmark", {"maxNesting": 20})
     # block structure only: the inline pass is where markdown-it is slow on
     # hostile input, and the line walk below does what inline work we need.
-    md.disable(["inline", "text_join"])
+    md.disable(["inline", "text_join", "reference"])
     return md
 
 
@@ -228,6 +228,7 @@ class _Walk:
         self.title_done = False
         self.table_row = None      # row counter while inside a table
         self.src_lines = set()     # lines that cite sources
+        self.extended = set()      # blocks grown by continuation lines
 
     # -- sections and entries
     @property
@@ -298,8 +299,8 @@ class _Walk:
         text = self.doc.text
         while e > b.start and text[e - 1] in " \t\r\n":
             e -= 1
-        b.end = e
-        b.text = text[b.start:e]
+        b.end = e           # b.text is cut once at the end: re-slicing per line would be quadratic
+        self.extended.add(idx)
 
 
 def _detect_front_matter(lines: list) -> int:
@@ -500,6 +501,8 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
 
     # close what is still open
     w.close_entry(n + 1)
+    for k in w.extended:
+        doc.blocks[k].text = text[doc.blocks[k].start:doc.blocks[k].end]
     _inline_sources(doc)
     for k in w.stack:
         doc.sections[k].end_line = n
@@ -606,6 +609,9 @@ def _inline_sources(doc: Document):
             target = doc.header_sources
         else:
             continue
+        t = b.text
+        if "/" not in t and ".md" not in t and "rxiv" not in t and "RXIV" not in t:
+            continue     # cheap test first: no path, URL or arXiv id can be here
         have = {s.ref for s in target}
         ls = doc.line_starts[b.line - 1]
         for src in parse_sources(text, b.start, b.end, b.line, ls, "inline"):

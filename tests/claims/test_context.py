@@ -1,0 +1,206 @@
+"""Claim context: subject, baseline, metric, scoped conditions, markers, sources, comparisons.
+
+Claims are built by hand at the offsets of their surfaces, so these tests exercise
+context.annotate() independently of the figure finder."""
+from pathlib import Path
+
+from claims.context import annotate
+from claims.model import Claim
+from claims.segment import segment
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "briefing-corpus"
+ZH = CORPUS / "briefings" / "2026-11-02-inference.md"
+EN = CORPUS / "briefings" / "2026-11-03-serving-weekly.md"
+
+# surface -> (kind, value/(low, high), base_unit)
+KINDS = {"%": ("percent", "dimensionless"), "×": ("ratio", "dimensionless"), "倍": ("ratio", "dimensionless"),
+         "tok/s": ("throughput", "token / second"), "GB": ("memory", "byte"), " s": ("latency", "second"),
+         "ms": ("latency", "second"), "token": ("count", "token"), "成": ("percent", "dimensionless"),
+         "百分之": ("percent", "dimensionless")}
+
+
+def make(doc, line, surface, value=None, low=None, high=None, nth=0):
+    """A Claim for the nth occurrence of surface on a line, with its block."""
+    ls = doc.line_starts[line - 1]
+    le = doc.line_starts[line] if line < len(doc.line_starts) else len(doc.text)
+    pos = ls - 1
+    for _ in range(nth + 1):
+        pos = doc.text.index(surface, pos + 1, le)
+    kind, base_unit = next(v for k, v in KINDS.items() if k in surface)
+    c = Claim(path=doc.path, line=line, col=pos - ls + 1, start=pos, end=pos + len(surface), surface=surface,
+              kind=kind, value=value, low=low, high=high, base_value=value, base_low=low, base_high=high,
+              base_unit=base_unit)
+    c.block = next(i for i, b in enumerate(doc.blocks) if b.start <= pos < b.end)
+    return c
+
+
+def zh_claims():
+    doc = segment(ZH.read_text(encoding="utf-8"), str(ZH))
+    cs = [
+        make(doc, 2, "3.1×", 3.1), make(doc, 2, "35%", 0.35), make(doc, 2, "1.9×", 1.9),
+        make(doc, 12, "3.1×", 3.1), make(doc, 12, "约 4.2 token", 4.2), make(doc, 12, "1.3–1.6×", None, 1.3, 1.6),
+        make(doc, 12, "约 2 倍", 2.0),
+        make(doc, 14, "35%", 0.35),
+        make(doc, 16, "2,430 tok/s", 2430), make(doc, 16, "1,800 tok/s", 1800), make(doc, 16, "约 35%", 0.35),
+        make(doc, 16, "2-5%", None, 0.02, 0.05), make(doc, 16, "38%", 0.38), make(doc, 16, "0.45 s", 0.45),
+        make(doc, 20, "两倍", 2.0), make(doc, 20, "近三成", 0.3),
+        make(doc, 25, "2,400 tok/s", 2400), make(doc, 25, "3,100 tok/s", 3100), make(doc, 25, "约 45%", 0.45),
+        make(doc, 25, "62 GB", 6.2e10), make(doc, 25, "百分之十二", 0.12),
+        make(doc, 28, "1.9×", 1.9),
+    ]
+    comps = annotate(doc, cs)
+    return doc, cs, comps
+
+
+def by(cs, line, surface):
+    return next(c for c in cs if c.line == line and c.surface == surface)
+
+
+def cond_values(c):
+    return {f: (cd.value, cd.scope) for f, cd in c.conditions.items()}
+
+
+def test_eagle3_figure_gets_conditions_of_its_setup():
+    _, cs, _ = zh_claims()
+    c = by(cs, 12, "3.1×")
+    assert cond_values(c) == {"hardware": ("8×H100", "sentence"), "model": ("Llama 3.1 70B", "sentence"),
+                              "dataset": ("MT-Bench", "sentence"), "batch_size": ("1", "sentence")}
+    assert c.conditions["hardware"].line == 12 and c.conditions["hardware"].surface == "8×H100"
+    assert (c.subject, c.metric, c.role, c.section, c.entry) == ("eagle-3", "speedup", "body",
+                                                               "二、今日该主题最重要的增量（4 条）", "增量 1")
+    # the next bullet of the same entry inherits the setup at entry scope
+    sib = by(cs, 12, "1.3–1.6×")
+    assert cond_values(sib)["hardware"] == ("8×H100", "entry")
+    assert sib.subject == "specinfer"
+
+
+def test_entry_setup_bullet_applies_to_figures_under_it():
+    _, cs, _ = zh_claims()
+    for s in ("2,430 tok/s", "1,800 tok/s", "38%", "0.45 s"):
+        cv = cond_values(by(cs, 16, s))
+        assert cv["hardware"] == ("A100", "entry") and cv["model"][0] == "Qwen2.5 7B"
+        assert cv["workload"] == ("long-prompt", "entry") and cv["context_length"] == ("8K", "entry")
+    # a sentence of its own overrides the entry's workload
+    assert cond_values(by(cs, 16, "2-5%"))["workload"] == ("short-prompt", "sentence")
+
+
+def test_figures_without_stated_conditions_have_none():
+    _, cs, _ = zh_claims()
+    assert by(cs, 25, "2,400 tok/s").conditions == {}
+    assert by(cs, 2, "3.1×").conditions == {}      # the header line names no setup for EAGLE-3
+    assert set(by(cs, 28, "1.9×").conditions) == {"precision"}   # FP8 only; H200 is in another line
+
+
+def test_metrics():
+    _, cs, _ = zh_claims()
+    want = {(14, "35%"): "throughput_lead", (16, "2,430 tok/s"): "throughput", (16, "约 35%"): "gap",
+            (16, "38%"): "latency_p99", (16, "0.45 s"): "ttft", (12, "约 4.2 token"): "acceptance_length",
+            (20, "近三成"): "memory", (25, "62 GB"): "memory", (2, "1.9×"): "speedup"}
+    got = {k: by(cs, *k).metric for k in want}
+    assert got == want
+
+
+def test_subject_and_baseline():
+    _, cs, _ = zh_claims()
+    c = by(cs, 14, "35%")
+    assert (c.subject, c.baseline) == ("lmdeploy", "vllm")
+    # the header's 'LMDeploy 35% 领先' is the same lead: same subject, metric and baseline
+    h = by(cs, 2, "35%")
+    assert (h.subject, h.metric, h.baseline) == ("lmdeploy", "throughput_lead", "vllm")
+    assert by(cs, 16, "2,430 tok/s").subject == "lmdeploy" and by(cs, 16, "1,800 tok/s").subject == "vllm"
+    assert by(cs, 25, "2,400 tok/s").subject == "tgi"
+    assert by(cs, 28, "1.9×").subject == "tensorrt-llm"
+
+
+def test_markers_entry_and_sentence():
+    _, cs, _ = zh_claims()
+    for s in ("两倍", "近三成"):
+        m = by(cs, 20, s).markers
+        assert "abstract_only" in m and "unverified" in m
+    assert by(cs, 28, "1.9×").markers == ["unverified"]     # T1 待核实
+    assert by(cs, 16, "38%").markers == []
+
+
+def test_sources_per_entry_with_ratings_and_document_fallback():
+    _, cs, _ = zh_claims()
+    s = by(cs, 16, "38%").sources
+    assert [(x.ref, x.rating) for x in s] == [("inbox/amy/2026-11-02-serving-digest.md", 5)]
+    assert {x.ref for x in by(cs, 20, "两倍").sources} == {"2610.04412", "organized/paper_cards/1802-2610-04412.md"}
+    assert [x.ref for x in by(cs, 2, "3.1×").sources] == ["inference.md"]     # header: 基线：inference.md
+
+
+def test_comparisons_with_gaps():
+    _, cs, comps = zh_claims()
+    got = [(cs[c.left].surface, cs[c.right].surface, cs[c.gap].surface if c.gap is not None else None,
+            c.left_entity, c.right_entity, c.form) for c in comps]
+    assert ("2,430 tok/s", "1,800 tok/s", "约 35%", "lmdeploy", "vllm", "vs") in got
+    assert ("2,400 tok/s", "3,100 tok/s", "约 45%", "tgi", "vllm", "vs") in got
+    assert ("3.1×", "1.3–1.6×", "约 2 倍", "eagle-3", "specinfer", "ratio_of") in got
+    gap = by(cs, 25, "约 45%")
+    assert (gap.subject, gap.baseline, gap.metric) == ("tgi", "vllm", "gap")
+    assert comps[gap.comparison].gap == cs.index(gap)
+
+
+def en_claims():
+    doc = segment(EN.read_text(encoding="utf-8"), str(EN))
+    cs = [make(doc, 13, "2.4×", 2.4), make(doc, 14, "roughly 50%", 0.5), make(doc, 14, "1.6×", 1.6),
+          make(doc, 17, "35%", 0.35), make(doc, 17, "2–5%", None, 0.02, 0.05), make(doc, 18, "about 450 ms", 0.45),
+          make(doc, 21, "140 GB", 1.4e11), make(doc, 21, "38 GB", 3.8e10), make(doc, 21, "73%", 0.73),
+          make(doc, 22, "62 GB", 6.2e10), make(doc, 22, "about 12%", 0.12)]
+    return doc, cs, annotate(doc, cs)
+
+
+def test_english_ratio_of_and_from_to():
+    _, cs, comps = en_claims()
+    got = [(cs[c.left].surface, cs[c.right].surface, cs[c.gap].surface, c.form) for c in comps]
+    assert ("2.4×", "1.6×", "roughly 50%", "ratio_of") in got
+    assert ("140 GB", "38 GB", "73%", "from_to") in got
+    lead = by(cs, 14, "roughly 50%")
+    assert (lead.subject, lead.baseline) == ("eagle-3", "specinfer")
+    assert by(cs, 14, "1.6×").subject == "specinfer"
+    assert by(cs, 21, "73%").metric == "reduction"
+
+
+def test_english_conditions_and_precondition_gaps():
+    _, cs, _ = en_claims()
+    c = by(cs, 13, "2.4×")
+    assert cond_values(c)["hardware"] == ("8×H100", "sentence") and c.metric == "speedup"
+    # 'LMDeploy is 35% faster than vLLM.' states no setup; the next sentence's 'short prompts' is not its
+    lead = by(cs, 17, "35%")
+    assert lead.conditions == {} and (lead.subject, lead.baseline, lead.metric) == ("lmdeploy", "vllm", "throughput_lead")
+    ttft = by(cs, 18, "about 450 ms")
+    assert ttft.metric == "ttft" and ttft.conditions == {}
+    # sources: the document's 'Sources reviewed:' line
+    assert [s.ref for s in c.sources] == ["inbox/amy/2026-11-02-serving-digest.md", "knowledge/inference.md"]
+
+
+def test_section_scope_setup_line():
+    text = ("# Digest\n\n## EAGLE-3 on H100\nSetup: 8×H100 SXM, Llama 3.1 70B, MT-Bench, batch size 1.\n"
+            "- EAGLE-3 decoding speedup: 2.4× over autoregressive decoding.\n"
+            "- SpecInfer on the same setup: 1.3–1.6×.\n")
+    doc = segment(text)
+    cs = [make(doc, 5, "2.4×", 2.4), make(doc, 6, "1.3–1.6×", None, 1.3, 1.6)]
+    annotate(doc, cs)
+    for c in cs:
+        assert cond_values(c)["hardware"] == ("8×H100", "section")
+        assert c.metric == "speedup"
+    assert [c.subject for c in cs] == ["eagle-3", "specinfer"]
+
+
+def test_document_scope_and_table_row_scope():
+    text = ("# Bench (H100, Llama 3.1 8B)\n\n## Results\n\n| system | model | tput |\n|---|---|---|\n"
+            "| vLLM | Qwen2.5-7B | 2,000 tok/s |\n")
+    doc = segment(text)
+    c = make(doc, 7, "2,000 tok/s", 2000)
+    annotate(doc, [c])
+    cv = cond_values(c)
+    assert cv["model"] == ("Qwen2.5 7B", "bullet")        # the row names the model
+    assert cv["hardware"] == ("H100", "document")         # the title names the hardware
+
+
+def test_hedge_and_conditional_sentence_markers():
+    text = "## Notes\n\nReportedly SGLang is 20% faster. 条件性：vLLM 吞吐提升 10%。\n"
+    doc = segment(text)
+    cs = [make(doc, 3, "20%", 0.2), make(doc, 3, "10%", 0.1)]
+    annotate(doc, cs)
+    assert cs[0].markers == ["hedged"] and cs[1].markers == ["conditional"]
