@@ -145,6 +145,9 @@ def test_encodings_line_endings_and_missing_section(tmp_path, doc, bom, newline,
     assert decoded.index(START) < decoded.index("本轮摘要" if doc is ZH_DOC else "## Summary")
     again = run("warnings", "--write", p)
     assert again.exit_code == 0 and p.read_bytes() == new
+    # the figures lack conditions, which the new section now discloses: the gate passes
+    gate = run("check", p)
+    assert gate.exit_code == 0, gate.output
 
 
 def test_read_only_file_is_a_clear_error_and_unchanged(tmp_path):
