@@ -84,3 +84,52 @@ def test_write_is_idempotent_and_keeps_author_bytes(text):
 def _digits_only_differ(a, b):
     import re
     return re.sub(r"\d+", "0", a) == re.sub(r"\d+", "0", b)
+
+
+# --- the same property through the real pipeline (segmenter, extractor, rule packs) ---------
+
+_real_figure = st.sampled_from(["29%", "2.4×", "3.1x", "1.2 万 tok/s", "450 ms", "0.45 s", "近三成", "两倍",
+                                "2,400 tok/s", "62 GB", "35%", "1–4%", "~16,200 tok/s"])
+_real_word = st.sampled_from(["SGLang", "vLLM", "EAGLE-3", "on H100", "Llama 3.1 8B", "吞吐", "领先", "待核实",
+                              "vs", "（差距约 ", "）", "：", "，", " - ", "unverified", "faster than", "latency"])
+_real_prose = st.lists(st.one_of(_real_word, _real_figure, st.just(" ")), max_size=8).map("".join)
+
+
+@st.composite
+def briefings(draw):
+    lines = ["inference · 日报" if draw(st.booleans()) else "# Weekly", ""]
+    for k in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["body", "zh_warn", "md_warn", "summary"]))
+        if kind == "body":
+            lines += [draw(st.sampled_from(["一、增量", "## Highlights"]))] + \
+                     [draw(_real_prose) for _ in range(draw(st.integers(1, 3)))]
+        elif kind == "zh_warn":
+            lines += ["四、值得警惕的矛盾或待核实说法（1 条）", f"⚠️ T1 待核实 · {draw(_real_prose)}",
+                      f"现象：{draw(_real_prose)}", "风险：未知", "建议：核实"]
+        elif kind == "md_warn":
+            lines += ["## Warnings", "", f"- {draw(_real_prose)}"]
+        else:
+            lines += [draw(st.sampled_from(["六、本轮摘要", "## Summary"])), "矛盾/待核实：A（T1）"]
+    nl = draw(st.sampled_from(["\n", "\r\n"]))
+    return nl.join(lines) + (nl if draw(st.booleans()) else "")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(briefings())
+def test_real_pipeline_write_is_idempotent(text):
+    from validator.warnings_cmd import Session
+    session = _session()
+    once = session.rewrite("doc.md", text).text
+    twice = session.rewrite("doc.md", once).text
+    assert twice == once
+    assert prepare(once).base_text == text
+
+
+_SESSION = []
+
+
+def _session():
+    from validator.warnings_cmd import Session
+    if not _SESSION:
+        _SESSION.append(Session())
+    return _SESSION[0]
