@@ -52,6 +52,9 @@ class Session:
         from validator.corpus import Corpus
 
         self.cfg = config_mod.load(config_path)
+        if getattr(self.cfg, "max_file_size", None):
+            from validator import limits
+            limits.MAX_FILE_BYTES = self.cfg.max_file_size
         self.options, self.sel, self.ign = build_options(self.cfg, corpus, (), (), (), None, lang)
         self.rules = packs.load_rules(self.options)
         self.patterns = tuple(self.cfg.warnings_patterns or ())
