@@ -1,5 +1,8 @@
 """The hooks in .pre-commit-hooks.yaml, run by the real `pre-commit` tool in a throwaway repository.
 
+The throwaway repository's config names this checkout at its HEAD commit, so what is
+tested is the committed hooks file and code (as in CI's fresh clone).
+
 Marked network: pre-commit builds the hook's virtualenv by installing caveat and its
 dependencies from the package registry. Skipped when pre-commit or git is missing."""
 from __future__ import annotations
@@ -63,8 +66,16 @@ def _repo(tmp_path, name, text):
 
 
 def _try(tool, cwd, hook):
+    """`pre-commit run HOOK --all-files` with a config naming this repository at its HEAD commit
+    (one hook virtualenv, cached in the module's PRE_COMMIT_HOME, serves every run)."""
     pc, env = tool
-    return subprocess.run([*pc, "try-repo", str(REPO), hook, "--all-files", "--color", "never"],
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    (cwd / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO}\n    rev: {rev}\n    hooks:\n      - id: caveat\n      - id: caveat-warnings\n",
+        encoding="utf-8")
+    _git(cwd, "add", ".pre-commit-config.yaml")
+    return subprocess.run([*pc, "run", hook, "--all-files", "--color", "never"],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
 
 
