@@ -198,3 +198,34 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
     out = res.output
     assert "bin.md: binary file" in out and "broken.md:3:" in out and "missing.md: no such file" in out
     assert "Traceback" not in out
+
+
+def test_entry_of_a_fixed_figure_is_removed_with_the_section_caveat_added(tmp_path):
+    p = tmp_path / "b.md"
+    original = "# Weekly\n\nSGLang is 29% faster than vLLM.\n\nMore text.\n"
+    p.write_text(original, encoding="utf-8")
+    assert run("warnings", "--write", p).exit_code == 0
+    assert START in p.read_text(encoding="utf-8")
+    fixed = p.read_text(encoding="utf-8").replace("SGLang is 29% faster", "SGLang is faster")
+    p.write_text(fixed, encoding="utf-8")
+    res = run("warnings", "--write", p)
+    assert res.exit_code == 0, res.output
+    assert p.read_text(encoding="utf-8") == original.replace("SGLang is 29% faster", "SGLang is faster")
+
+
+def test_file_edited_while_caveat_works_is_not_overwritten(tmp_path, monkeypatch):
+    from validator import warnings_cmd
+    p = tmp_path / "b.md"
+    p.write_text(EN_DOC, encoding="utf-8")
+    real = warnings_cmd.Session.rewrite
+
+    def rewrite_while_someone_saves(self, path, text):
+        out = real(self, path, text)
+        p.write_text(EN_DOC + "\nEdited meanwhile.\n", encoding="utf-8")
+        return out
+    monkeypatch.setattr(warnings_cmd.Session, "rewrite", rewrite_while_someone_saves)
+    res = run("warnings", "--write", p)
+    assert res.exit_code == 2
+    assert "changed on disk" in res.output and "Traceback" not in res.output
+    assert p.read_text(encoding="utf-8") == EN_DOC + "\nEdited meanwhile.\n"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["b.md"]
