@@ -30,7 +30,7 @@ from typing import Iterable, Optional
 from claims.model import Claim, Condition, Source
 from validator.facts import claim_key
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
 DEFAULT_RELPATH = Path(".caveat") / "ledger.sqlite"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -43,7 +43,7 @@ CLAIM_COLUMNS = (
     "value", "low", "high", "unit", "base_value", "base_low", "base_high", "base_unit",
     "decimals", "approx", "bound", "negative", "metric", "subject", "baseline",
     "conditions", "markers", "sources", "role", "section", "entry", "list_id",
-    "date", "lang", "key",
+    "date", "lang", "key", "block", "phase", "eff_conditions", "borrowed",
 )
 
 SCHEMA = f"""
@@ -70,6 +70,10 @@ CREATE TABLE IF NOT EXISTS claims (
     role TEXT, section TEXT, entry TEXT, list_id INTEGER,
     date TEXT, lang TEXT,
     key TEXT,                     -- facts.claim_key: 'metric|subject|baseline' normalized, or NULL
+    block INTEGER,                -- index of the block (sentence/bullet/cell) in its document
+    phase TEXT,                   -- facts.phases: 'from'/'to' of a change, 'i/n' in a one-line list, ''
+    eff_conditions TEXT,          -- JSON facet -> normalized value, borrowed in-document when unstated
+    borrowed TEXT,                -- JSON {{line, conditions}} of the figure whose setup was borrowed
     PRIMARY KEY (path, idx)
 );
 CREATE INDEX IF NOT EXISTS claims_key ON claims (key);
@@ -117,14 +121,43 @@ def _analyze(path: str):
     from claims.api import read_document
     analysis = read_document(path)
     doc = analysis.document
+    derived = _derived(analysis)
     date = getattr(doc, "date", None)
     if not date:
         m = _DATE_IN_NAME.search(os.path.basename(path))
         date = m.group(0) if m else None
-    return getattr(doc, "lang", None), date, analysis.claims
+    return getattr(doc, "lang", None), date, analysis.claims, derived
 
 
-def claim_row(key: str, idx: int, c: Claim, date, lang) -> tuple:
+def _derived(analysis) -> list:
+    """Per claim, what the contradiction rule computes from the whole document and a
+    corpus consumer cannot recompute from claims alone: the claim's phase ('from'/'to'
+    of a stated change) and its effective conditions (borrowed from the same figure
+    stated with its setup elsewhere in the document)."""
+    from validator.facts import claim_key as ck, conditions_of, phases
+    from validator.kinds.contradiction import _effective_conditions
+    ph = phases(analysis)
+    groups: dict = {}
+    for c in analysis.claims:
+        k = ck(c)
+        if k:
+            groups.setdefault(k, []).append(c)
+    out = []
+    for c in analysis.claims:
+        k = ck(c)
+        eff = _effective_conditions(c, groups[k], 0.1) if k else {}
+        borrowed = None
+        if eff and not c.conditions:
+            donor = next((d for d in groups[k] if d is not c and conditions_of(d) == eff), None)
+            if donor is not None:
+                borrowed = {"line": donor.line, "conditions": {
+                    f: (getattr(v, "value", None) or (v.get("value") if isinstance(v, dict) else v))
+                    for f, v in sorted(donor.conditions.items())}}
+        out.append((ph.get(id(c), ""), eff, borrowed))
+    return out
+
+
+def claim_row(key: str, idx: int, c: Claim, date, lang, phase: str = "", eff=None, borrowed=None) -> tuple:
     return (
         key, idx, c.line, c.col, c.start, c.end, c.surface, c.kind,
         c.value, c.low, c.high, c.unit, c.base_value, c.base_low, c.base_high, c.base_unit,
@@ -132,6 +165,8 @@ def claim_row(key: str, idx: int, c: Claim, date, lang) -> tuple:
         c.metric, c.subject, c.baseline,
         _dumps(c.conditions or {}), _dumps(list(c.markers or [])), _dumps(list(c.sources or [])),
         c.role, c.section, c.entry, c.list_id, date, lang, claim_key(c),
+        c.block, phase, _dumps(eff if eff is not None else {}),
+        _dumps(borrowed) if borrowed else None,
     )
 
 
@@ -141,8 +176,13 @@ def _extract_job(job):
     try:
         if digest is None:
             digest = _hash_file(abspath)
-        lang, date, claims = _analyze(abspath)
-        rows = [claim_row(key, i, c, date, lang) for i, c in enumerate(claims)]
+        lang, date, claims, *rest = _analyze(abspath)
+        if rest:
+            derived = rest[0]
+        else:       # an extractor without document-level facts: a claim's own conditions only
+            from validator.facts import conditions_of
+            derived = [("", conditions_of(c), None) for c in claims]
+        rows = [claim_row(key, i, c, date, lang, *derived[i]) for i, c in enumerate(claims)]
         return key, digest, size, mtime_ns, lang, date, rows, None
     except Exception as exc:   # InputError and anything the extractor trips on: recorded, run goes on
         msg = str(exc) if exc.__class__.__name__ == "InputError" else f"{abspath}: {exc.__class__.__name__}: {exc}"
@@ -159,7 +199,7 @@ def row_to_claim(row) -> Claim:
     (path, _idx, line, col, start, end, surface, kind, value, low, high, unit,
      base_value, base_low, base_high, base_unit, decimals, approx, bound, negative,
      metric, subject, baseline, conditions, markers, sources, role, section, entry,
-     list_id, _date, _lang, _key) = row
+     list_id, _date, _lang, _key, block, _phase, _eff, _borrowed) = row
     conds = {}
     for facet, cd in json.loads(conditions or "{}").items():
         conds[facet] = Condition(**cd) if isinstance(cd, dict) else cd
@@ -170,7 +210,7 @@ def row_to_claim(row) -> Claim:
         base_high=base_high, base_unit=base_unit, decimals=decimals or 0, approx=bool(approx),
         bound=bound, negative=bool(negative), subject=subject, baseline=baseline, metric=metric,
         conditions=conds, markers=json.loads(markers or "[]"), sources=srcs, role=role,
-        section=section, entry=entry, list_id=list_id,
+        section=section, entry=entry, list_id=list_id, block=block,
     )
 
 
@@ -453,13 +493,16 @@ class Ledger:
 
 class LedgerAnalysis:
     """What corpus consumers read of a file's analysis when it comes from the ledger:
-    its claims (no document: the ledger keeps claims, not blocks)."""
+    its claims (no document: the ledger keeps claims, not blocks), with the phases
+    (facts.phases) computed when the file was extracted."""
 
-    def __init__(self, path: str, claims: list):
+    def __init__(self, path: str, claims: list, phases: Optional[list] = None):
         self.path = path
         self.claims = claims
         self.comparisons: list = []
         self.document = None
+        if phases is not None:
+            self._caveat_phases = {id(c): p for c, p in zip(claims, phases) if p}
 
 
 class CorpusIndex:
@@ -474,6 +517,7 @@ class CorpusIndex:
         self._keys: dict = {}          # caller path -> ledger path
         self._back: dict = {}          # ledger path -> caller path
         self._by_key: dict = {}
+        self._analyses: dict = {}
 
     @property
     def errors(self) -> list:
@@ -482,23 +526,40 @@ class CorpusIndex:
     def sync(self, files) -> None:
         self._keys.update(self.ledger.sync(files))
         self._back = {v: k for k, v in self._keys.items()}
+        self._by_key.clear()
+        self._analyses.clear()
 
     def by_key(self, key: str) -> list:
-        """[(caller path, Claim)] of every synced file's claims with this claim key."""
+        """[(caller path, Claim)] of every synced file's claims with this claim key. The
+        claims are those of ``analysis(path)`` (same objects), so per-document facts such
+        as phases line up."""
         if key not in self._by_key:
             out = []
-            for lpath, c in self.ledger.claims_by_key({key}):
+            q = "SELECT path, idx FROM claims WHERE key = ? ORDER BY path, idx"
+            for lpath, idx in self.ledger.conn.execute(q, (key,)).fetchall():
                 p = self._back.get(lpath)
                 if p is None:           # in the ledger but not in this corpus (another root's run)
                     continue
-                c.path = p
-                out.append((p, c))
+                claims = self.analysis(p).claims
+                if idx < len(claims):
+                    out.append((p, claims[idx]))
             self._by_key[key] = out
         return self._by_key[key]
 
     def analysis(self, path: str) -> LedgerAnalysis:
-        claims = self.ledger.analyses_for([path])[str(path)]
-        return LedgerAnalysis(str(path), claims)
+        """The file's claims from the ledger (synced already by ``sync``, else now)."""
+        path = str(path)
+        if path not in self._analyses:
+            if path not in self._keys:
+                self.sync([path])
+            claims, phases = [], []
+            for row in self.ledger._rows_for([self._keys[path]]):
+                c = row_to_claim(row)
+                c.path = path
+                claims.append(c)
+                phases.append(row[CLAIM_COLUMNS.index("phase")] or "")
+            self._analyses[path] = LedgerAnalysis(path, claims, phases)
+        return self._analyses[path]
 
     def close(self) -> None:
         self.ledger.close()

@@ -23,8 +23,9 @@ from validator import facts
 from validator.ledger import CLAIM_COLUMNS, Ledger, corpus_files
 
 REPORT_VERSION = 1
-# Figures in these blocks restate or list other figures; they are not the corpus's claims.
-NON_CLAIM_ROLES = ("warnings", "sources_table", "references")
+# Blocks whose figures are the corpus's claims (the contradiction rule's `roles`); warnings
+# sections, sources tables and references restate or list other figures.
+CLAIM_ROLES = ("body", "header", "summary")
 UNVERIFIED_MARKERS = ("unverified", "abstract_only")
 COL = {name: i for i, name in enumerate(CLAIM_COLUMNS)}
 
@@ -37,25 +38,39 @@ def _num(x):
 
 
 # -- comparison of two figures of one claim key ---------------------------------------
-# The numbers and conditions are judged by validator/facts.py, the same helpers the
-# contradiction rule of `caveat check` uses, so the report and the check never disagree.
+# The same test as the contradiction rule of `caveat check` (validator/kinds/contradiction.py,
+# with validator/facts.py's intervals and condition matching), so the report and the check
+# never disagree: figures of one key whose values disagree beyond their written precision
+# contradict when they share at least one condition facet and none differs; a differing
+# shared facet makes them "not comparable"; a figure whose setup is unknown (no conditions,
+# none borrowable in its document) is not judged; figures of different phases (the 'from'
+# and 'to' of a change) and figures of one sentence (a deliberate list) are not compared.
+
+APPROX_REL = 0.1            # the rule's default `approx_rel`
+
 
 def interval(fig):
-    return facts.interval(fig["_c"])
+    return facts.interval(fig["_c"], APPROX_REL)
 
 
 def compare(a, b) -> tuple:
     """('agree'|'contradict'|'not_comparable', reason) for two figures of one key."""
     if (a["base_unit"] or "") != (b["base_unit"] or ""):
-        return "not_comparable", f"unit differs ({a['base_unit']} vs {b['base_unit']})"
+        return "agree", ""                     # not the same quantity: nothing to say
     ia, ib = a["_iv"], b["_iv"]
     if ia is None or ib is None or (ia[0] <= ib[1] and ib[0] <= ia[1]):
         return "agree", ""
-    _, differ = facts.compare_conditions(a["_cn"], b["_cn"])
+    shared_eq, differ = facts.compare_conditions(a["_cn"], b["_cn"])
     if differ:
-        reason = "; ".join(f"{f} differs ({a['conditions'][f]} vs {b['conditions'][f]})" for f in sorted(differ))
+        reason = "; ".join(f"{f} differs ({_cond_text(a, f)} vs {_cond_text(b, f)})" for f in sorted(differ))
         return "not_comparable", reason
-    return "contradict", "values disagree beyond the precision written under the same conditions"
+    if shared_eq >= 1:
+        return "contradict", "values disagree beyond the precision written under the same conditions"
+    return "agree", ""                         # no facet in common: the setups cannot be matched
+
+
+def _cond_text(fig, facet) -> str:
+    return fig["conditions"].get(facet) or fig["_cn"].get(facet, "")
 
 
 # -- building the model ---------------------------------------------------------------
@@ -89,8 +104,10 @@ def _figure(row, paths: _Paths) -> dict:
                         base_high=row[COL["base_high"]], base_unit=row[COL["base_unit"]],
                         decimals=row[COL["decimals"]], approx=bool(row[COL["approx"]]),
                         bound=row[COL["bound"]], surface=row[COL["surface"]], conditions=conds)
-    return {"_c": c, "_cn": facts.conditions_of(c),
+    return {"_c": c, "_cn": json.loads(row[COL["eff_conditions"]] or "{}"),
         "_key": (row[COL["metric"]], row[COL["subject"]], row[COL["baseline"]]),
+        "_borrowed": json.loads(row[COL["borrowed"]]) if row[COL["borrowed"]] else None,
+        "_file": row[COL["path"]], "_block": row[COL["block"]], "_phase": row[COL["phase"]] or "",
         "path": paths.show(row[COL["path"]]),
         "line": row[COL["line"]], "col": row[COL["col"]],
         "surface": row[COL["surface"]], "kind": row[COL["kind"]],
@@ -116,7 +133,13 @@ MAX_LISTED_PAIRS = 500    # per group; the counts stay exact, only the listing i
 def _statement(fig) -> tuple:
     """Figures that say the same thing (same admitted interval, unit and conditions) are
     compared once: a group of 200 restatements of one figure costs one comparison."""
-    return (fig["_iv"], fig["base_unit"], tuple(sorted(fig["_cn"].items())))
+    return (fig["_iv"], fig["base_unit"], tuple(sorted(fig["_cn"].items())), fig["_phase"])
+
+
+def _one_statement(a, b) -> bool:
+    """Two figures of one sentence or line of one file: a deliberate list, never compared."""
+    return a["_file"] == b["_file"] and (a["line"] == b["line"] or
+                                         (a["_block"] is not None and a["_block"] == b["_block"]))
 
 
 def analyze_group(key, figs) -> dict | None:
@@ -131,28 +154,28 @@ def analyze_group(key, figs) -> dict | None:
     for i, f in enumerate(figs):
         stmts.setdefault(_statement(f), []).append(i)
     order = list(stmts.values())
-    spairs = []
-    for a in range(len(order)):
-        for b in range(a + 1, len(order)):
-            status, reason = compare(figs[order[a][0]], figs[order[b][0]])
-            if status != "agree":
-                spairs.append((order[a], order[b], status, reason))
-    if not spairs:
-        return None
     for n, f in enumerate(figs, 1):
         f["id"] = f"F{n}"
         f["superseded_by"] = None
         f["contradicts"] = []
     pairs = []
     n_contra = n_nc = 0
-    for ia, ib, status, reason in spairs:
-        if status == "not_comparable":
-            n_nc += 1
-            pairs.append((min(ia[0], ib[0]), max(ia[0], ib[0]), status, reason))
-            continue
-        for i in ia:
-            for j in ib:
-                i2, j2 = min(i, j), max(i, j)
+    for a_ in range(len(order)):
+        for b_ in range(a_ + 1, len(order)):
+            ia, ib = order[a_], order[b_]
+            if figs[ia[0]]["_phase"] != figs[ib[0]]["_phase"]:
+                continue
+            status, reason = compare(figs[ia[0]], figs[ib[0]])
+            if status == "agree":
+                continue
+            fig_pairs = [(min(i, j), max(i, j)) for i in ia for j in ib if not _one_statement(figs[i], figs[j])]
+            if not fig_pairs:
+                continue
+            if status == "not_comparable":
+                n_nc += 1
+                pairs.append((*min(fig_pairs), status, reason))
+                continue
+            for i2, j2 in fig_pairs:
                 n_contra += 1
                 pairs.append((i2, j2, status, reason))
                 a, b = figs[i2], figs[j2]
@@ -163,6 +186,8 @@ def analyze_group(key, figs) -> dict | None:
                     cur = a["superseded_by"]
                     if cur is None or int(cur[1:]) < j2 + 1:
                         a["superseded_by"] = b["id"]
+    if not pairs:
+        return None
     pairs.sort(key=lambda p: (p[2] != "contradict", p[0], p[1]))
     out_figs = []
     for f in figs:
@@ -173,7 +198,9 @@ def analyze_group(key, figs) -> dict | None:
             "value": _num(f["base_value"]), "low": _num(f["base_low"]), "high": _num(f["base_high"]),
             "unit": f["base_unit"],
             "admits": [_num(lo_hi[0]), _num(lo_hi[1])] if lo_hi else None,
-            "conditions": f["conditions"], "markers": f["markers"], "role": f["role"],
+            "conditions": f["conditions"],
+            "borrowed": f["_borrowed"],
+            "markers": f["markers"], "role": f["role"],
             "date": f["date"], "contradicts": sorted(set(f["contradicts"]), key=lambda x: int(x[1:])),
             "superseded_by": f["superseded_by"],
         })
@@ -213,8 +240,10 @@ def build_report(roots, ledger: Ledger | None = None) -> dict:
                 unverified.append({"path": paths.show(row[0]), "line": row[COL["line"]],
                                    "col": row[COL["col"]], "surface": row[COL["surface"]],
                                    "markers": sorted(markers)})
-            if not row[COL["key"]] or row[COL["role"]] in NON_CLAIM_ROLES:
+            if not row[COL["key"]] or row[COL["role"]] not in CLAIM_ROLES:
                 continue
+            if row[COL["eff_conditions"]] in (None, "", "{}"):
+                continue                     # setup unknown: the rule says nothing about it
             groups.setdefault(group_key(row), []).append(_figure(row, paths))
         out_groups = []
         for key in sorted(groups):

@@ -122,7 +122,7 @@ def render(model: dict) -> str:
         for f in g["figures"]:
             cls = ' class="contra"' if f["contradicts"] else ""
             out.append(f'<tr><td{cls}>{_e(f["id"])}</td><td><code>{_e(f["surface"])}</code></td>'
-                       f'<td>{_e(fmt_value(f))}</td><td>{_e(fmt_conditions(f["conditions"]))}</td>'
+                       f'<td>{_e(fmt_value(f))}</td><td>{_e(fmt_conditions(f["conditions"], f.get("borrowed")))}</td>'
                        f'<td>{_e(f["path"])}:{f["line"]}</td><td>{_e(f["date"] or "—")}</td>'
                        f'<td>{_e(status_of(f))}</td></tr>')
         out.append("</tbody></table><ul>")

@@ -16,8 +16,14 @@ def fmt_value(f: dict) -> str:
     return f"{v} {unit}".strip()
 
 
-def fmt_conditions(conds: dict) -> str:
-    return ", ".join(f"{k}: {v}" for k, v in conds.items()) or "—"
+def fmt_conditions(conds: dict, borrowed: dict | None = None) -> str:
+    """As stated; a figure stated bare is compared under the setup its own document gives
+    the same figure elsewhere ('as at line 12: …')."""
+    if conds:
+        return ", ".join(f"{k}: {v}" for k, v in conds.items())
+    if borrowed:
+        return f"as at line {borrowed['line']}: " + ", ".join(f"{k}: {v}" for k, v in borrowed["conditions"].items())
+    return "—"
 
 
 def key_title(key: dict) -> str:
@@ -62,7 +68,7 @@ def render(model: dict) -> str:
                 "|---|---|---|---|---|---|---|"]
         for f in g["figures"]:
             out.append(f"| {f['id']} | `{_cell(f['surface'])}` | {_cell(fmt_value(f))} | "
-                       f"{_cell(fmt_conditions(f['conditions']))} | {_cell(f['path'])}:{f['line']} | "
+                       f"{_cell(fmt_conditions(f['conditions'], f.get('borrowed')))} | {_cell(f['path'])}:{f['line']} | "
                        f"{f['date'] or '—'} | {_cell(status_of(f))} |")
         out.append("")
         for p in g["pairs"]:
