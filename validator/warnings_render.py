@@ -137,7 +137,10 @@ def evidence_text(finding, lang: str, briefing: str, roots: tuple) -> str:
         where = display_path(ev.path, briefing, roots)
         place = w["here"] if where is None else where
         if ev.line:
-            place += ("" if lang == "zh" and where is None else " ") + w["line"].format(line=ev.line)
+            gap = "" if where is None and (lang == "zh" or not place) else " "
+            place += gap + w["line"].format(line=ev.line)
+        elif not place:
+            place = "this briefing"
         if ev.surface:
             place += f"「{_one_line(ev.surface)}」" if lang == "zh" else f" ({_one_line(ev.surface)})"
         if ev.note:
