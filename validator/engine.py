@@ -153,6 +153,9 @@ def _run_session(host, name, by_code, needed, batch, on_match) -> int:
     session = _Session(sid)
     _sessions[sid] = session
     expected = []
+    # delete_state on a state whose every fact was 'not handled' segfaults inside
+    # durable_rules (a half-created state); such a state holds no facts, so skip it.
+    handled = False
     try:
         for n, (rule, fact) in enumerate(batch, 1):
             if rule.code not in by_code:
@@ -170,6 +173,7 @@ def _run_session(host, name, by_code, needed, batch, on_match) -> int:
             except _de.MessageObservedException:
                 raise EngineError(f"rule engine: fact id collision at {fact.get('path')}:"
                                   f"{fact.get('line')} (fact {fid} of session {sid})") from None
+            handled = True
             if isinstance(state, dict) and state.get("exception"):
                 raise EngineError(f"rule engine: action failed for {rule.code} at "
                                   f"{fact.get('path')}:{fact.get('line')}: "
@@ -189,7 +193,8 @@ def _run_session(host, name, by_code, needed, batch, on_match) -> int:
     finally:
         _sessions.pop(sid, None)
         try:
-            host.delete_state(name, sid)
+            if handled:
+                host.delete_state(name, sid)
         except Exception:  # noqa: BLE001 - a state that never got a fact does not exist
             pass
 
