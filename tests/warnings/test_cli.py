@@ -229,3 +229,14 @@ def test_file_edited_while_caveat_works_is_not_overwritten(tmp_path, monkeypatch
     assert "changed on disk" in res.output and "Traceback" not in res.output
     assert p.read_text(encoding="utf-8") == EN_DOC + "\nEdited meanwhile.\n"
     assert sorted(x.name for x in tmp_path.iterdir()) == ["b.md"]
+
+
+def test_a_briefing_whose_figures_carry_their_conditions_is_left_alone_and_passes(tmp_path):
+    p = tmp_path / "b.md"
+    text = ("# Weekly\n\nSGLang is 29% faster than vLLM on H100 with Llama 3.1 8B "
+            "under prefix-heavy traffic.\n")
+    p.write_text(text, encoding="utf-8")
+    res = run("warnings", "--write", p)
+    assert res.exit_code == 0, res.output
+    assert p.read_text(encoding="utf-8") == text
+    assert run("check", p).exit_code == 0
