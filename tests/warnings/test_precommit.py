@@ -22,7 +22,8 @@ pytestmark = pytest.mark.network
 
 BAD = ("# Serving notes\n\n"
        "TGI 3.2 reaches 2,400 tok/s vs vLLM at 3,100 tok/s (a 45% gap).\n")
-GOOD = "# Serving notes\n\nNothing here is a figure worth checking.\n"
+GOOD = ("# Serving notes\n\n"
+        "SGLang is 29% faster than vLLM on H100 with Llama 3.1 8B under prefix-heavy traffic.\n")
 
 
 def _pre_commit():
