@@ -15,7 +15,7 @@ from typing import Optional
 # Deliberately loose digit counts so malformed ids are still seen (then judged by ``check``).
 _CTX = re.compile(
     r"(?:\barxiv\s*(?:[:：#]|\s号|\sid)?\s*|arxiv\.org/(?:abs|pdf|html)/)"
-    r"(?P<id>\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?![\d.])", re.IGNORECASE)
+    r"(?P<id>\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?!\d|\.\d)", re.IGNORECASE)
 _BARE = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{4,5}|\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?![\w.])")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 

@@ -26,3 +26,19 @@ def test_months_after_the_briefing_date():
     assert arxiv.months_after(2612, "2026-11-02") == 1
     assert arxiv.months_after(2610, "2026-11-02") == -1
     assert arxiv.months_after(2610, None) is None
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(deadline=None, max_examples=80)
+@given(yy=st.integers(7, 30), mm=st.integers(1, 12), n=st.integers(0, 99999))
+def test_every_well_formed_id_passes_and_a_bad_month_never_does(yy, mm, n):
+    yymm = yy * 100 + mm
+    if yymm < 704:
+        return
+    digits = 4 if yymm < 1501 else 5
+    ident = f"{yymm:04d}.{n % 10 ** digits:0{digits}d}"
+    assert arxiv.check(ident) == ("", yymm)
+    assert arxiv.check(f"{yy:02d}{mm + 12:02d}.{n % 10 ** digits:0{digits}d}")[0] == "month"
+    assert [r.id for r in arxiv.find_ids(f"见 arXiv:{ident}。")] == [ident]
