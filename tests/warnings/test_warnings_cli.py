@@ -47,7 +47,7 @@ def _block(text):
 
 
 def test_golden_files_are_current(written):
-    """Regenerate with CAVEAT_UPDATE_GOLDEN=1 python -m pytest tests/warnings/test_cli.py."""
+    """Regenerate with CAVEAT_UPDATE_GOLDEN=1 python -m pytest tests/warnings/test_warnings_cli.py."""
     root, files, _, _ = written
     for f in files:
         got = f.read_text(encoding="utf-8")

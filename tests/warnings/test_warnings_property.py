@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import write_once
+from warnings_helpers import write_once
 from validator.warnings_locate import END, START
 from validator.warnings_section import prepare
 
