@@ -401,7 +401,8 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
         # ---- gap: 'A … B (gap z)' / 'A - B（差距约 z）' ------------------------------------
         bare_paren = (p >= 2 and re.fullmatch(r"\s*[（(]\s*", text[claims[order[p - 1]].end:z.start]) is not None
                       and _word_near(cmp_re, between(order[p - 2], order[p - 1])) is not None)
-        if (_word_near(gap_re, before) or bare_paren) and p >= 2:
+        gap_after = re.match(r"\s{0,2}(?:的)?\s{0,2}(" + gap_re.pattern + r")", after, re.IGNORECASE)
+        if (_word_near(gap_re, before) or bare_paren or gap_after) and p >= 2:
             bi = order[p - 1]
             b = claims[bi]
             if b.kind in OPERAND_KINDS and not _BREAK.search(between(bi, zi).replace(" - ", " ")):
