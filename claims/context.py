@@ -67,6 +67,11 @@ def _setup_rx():
     return re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE)
 
 
+@lru_cache(maxsize=None)
+def _setup_section_rx():
+    return re.compile(load("sections.yaml")["setup_section"])
+
+
 def _unmasked(spans, masked):
     """Drop mentions that start inside a masked range (code, URL, path)."""
     if not masked:
@@ -270,6 +275,7 @@ def _scope_conditions(entries):
 def annotate(doc, claims) -> list:
     """Fill the context fields of ``claims`` (in place) and return their comparisons."""
     from .comparisons import find_comparisons
+    from .segment import _clean_title, parse_sources
 
     text = doc.text
     blocks = doc.blocks
@@ -312,9 +318,19 @@ def annotate(doc, claims) -> list:
             entry_conds[k] = setup_of(entry_blocks.get(k, ()), ("entry_heading",))
         return entry_conds[k]
 
+    setup_children = {}
+    for k, sec in enumerate(doc.sections):
+        if sec.parent is not None and _setup_section_rx().match(_clean_title(sec.title)):
+            setup_children.setdefault(sec.parent, []).append(k)
+
     def conds_section(k):
         if k not in section_conds:
-            section_conds[k] = setup_of(section_blocks.get(k, ()), ("heading",))
+            section_conds[k] = []      # guards against a cycle while this one is computed
+            own = setup_of(section_blocks.get(k, ()), ("heading",))
+            # a '### 测试配置' child states the setup of its parent and its siblings
+            for ch in setup_children.get(k, ()):
+                own = own + [x for i in section_blocks.get(ch, ()) for x in binfo(i).conds]
+            section_conds[k] = own
             parent = doc.sections[k].parent
             if parent is not None:    # a sub-section inherits its parent's setup
                 section_conds[k] = section_conds[k] + [c for c in conds_section(parent)
@@ -326,6 +342,16 @@ def annotate(doc, claims) -> list:
         if doc_conds is None:
             doc_conds = setup_of(header_blocks, ("heading",))
         return doc_conds
+
+    bsrc = {}
+
+    def block_sources(i):
+        if i not in bsrc:
+            b = blocks[i]
+            t = b.text
+            bsrc[i] = [] if ("/" not in t and "rxiv" not in t.lower()) else parse_sources(
+                text, b.start, b.end, b.line, doc.line_starts[b.line - 1], "inline")
+        return bsrc[i]
 
     last_metric = {}     # (block or entry, kind) -> metric of the previous figure of that kind
     for c in claims:
@@ -406,10 +432,13 @@ def annotate(doc, claims) -> list:
                 marks.add(name)
         c.markers = sorted(marks)
 
-        # sources: the entry's, else the nearest section's, else the document's
+        # sources: the entry's, else those linked in the figure's own block, else the nearest
+        # section's, else the document's
         srcs = []
         if b.entry is not None:
             srcs = doc.entries[b.entry].sources
+        if not srcs:
+            srcs = block_sources(c.block)
         k = b.section
         while not srcs and k is not None:
             srcs = doc.sections[k].sources

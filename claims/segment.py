@@ -74,6 +74,7 @@ _ARXIV_RX = re.compile(r"(?:arXiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\
 _BARE_ARXIV = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d{1,3})?(?![\w.])")
 _PATH_RX = re.compile(r"(?<![\w/.])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/])[\w.-]{1,200}\.mdx?(?![\w])")
 _STARS = re.compile(r"[⭐★]")
+_IMAGE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
 
 
 def _section_role(title: str):
@@ -205,7 +206,7 @@ def parse_sources(text: str, s: int, e: int, line: int, line_start: int, origin:
         out.append(Source("arxiv", am, line, m.start(1) - line_start + 1, origin=origin))
         taken.append((m.start(), m.end()))
     for m in _PATH_RX.finditer(text, s, e):
-        if any(a <= m.start() < b for a, b in taken):
+        if any(a <= m.start() < b for a, b in taken) or _IMAGE.search(m.group(0)):
             continue
         out.append(Source("path", m.group(0), line, m.start() - line_start + 1, origin=origin))
         taken.append((m.start(), m.end()))
@@ -615,6 +616,8 @@ def _inline_sources(doc: Document):
         have = {s.ref for s in target}
         ls = doc.line_starts[b.line - 1]
         for src in parse_sources(text, b.start, b.end, b.line, ls, "inline"):
+            if b.entry is None and src.kind != "path":
+                continue     # links above the first section (project pages, badges) are not the document's sources
             if src.ref not in have:
                 if "\n" in text[b.start:b.end]:
                     src.line, src.col = doc.line_col(text.find(src.ref, b.start, b.end))
