@@ -204,3 +204,23 @@ def test_hedge_and_conditional_sentence_markers():
     cs = [make(doc, 3, "20%", 0.2), make(doc, 3, "10%", 0.1)]
     annotate(doc, cs)
     assert cs[0].markers == ["hedged"] and cs[1].markers == ["conditional"]
+
+
+def test_setup_subsection_applies_to_sibling_results():
+    text = ("## 基准测试结果\n\n### 测试配置\n\n* **GPU：** 8× AMD Instinct™ MI300X\n* 模型：DeepSeek-R1\n\n"
+            "### 吞吐\n\n- DP+EP 吞吐提升 52%\n")
+    doc = segment(text)
+    c = make(doc, 10, "52%", 0.52)
+    annotate(doc, [c])
+    cv = cond_values(c)
+    assert cv["hardware"] == ("8×MI300X", "section") and cv["model"] == ("DeepSeek R1", "section")
+
+
+def test_header_links_are_not_sources_but_block_links_are():
+    text = ("# Digest\n\n- [vLLM](https://github.com/vllm-project/vllm)\n\n## News\n\n"
+            "- SGLang is 20% faster ([PR](https://github.com/sgl-project/sglang/pull/1)).\n- vLLM adds 5% more.\n")
+    doc = segment(text)
+    cs = [make(doc, 7, "20%", 0.2), make(doc, 8, "5%", 0.05)]
+    annotate(doc, cs)
+    assert [s.ref for s in cs[0].sources] == ["https://github.com/sgl-project/sglang/pull/1"]
+    assert cs[1].sources == []
