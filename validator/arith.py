@@ -166,6 +166,16 @@ def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = 
     return out
 
 
+def _pp_reading(a, b, approx_rel: float) -> list:
+    """Between two percentages, '10% lower' may mean ten points: the charitable reading."""
+    if a.kind not in ("percent", "percentage_point") or b.kind != a.kind:
+        return []
+    fa, fb = fraction_interval(a, approx_rel), fraction_interval(b, approx_rel)
+    if fa is None or fb is None:
+        return []
+    return [Reading("pp", *_abs_iv((fa[0] - fb[1], fa[1] - fb[0])))]
+
+
 def check_gap(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     """'A vs B (gap z)': accepted when z fits any reading. None when it cannot be computed."""
     ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
@@ -202,6 +212,7 @@ def check_change(a, b, z, direction: int, approx_rel: float = 0.1) -> Optional[V
             sz = (-sz[1], -sz[0])
             sz = _abs_iv(sz)
         readings = [Reading("change", *_abs_iv(change))]
+        readings += _pp_reading(a, b, approx_rel)
     else:
         readings = gap_readings(ia, ib, z.kind)
     ok = any(overlaps(sz, (x.low, x.high)) for x in readings)
@@ -227,6 +238,7 @@ def check_than(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool =
         inv = (1 / r[1], 1 / r[0])
         readings = [Reading("rel_to_second", *_abs_iv((r[0] - 1, r[1] - 1))),
                     Reading("rel_to_first", *_abs_iv((inv[0] - 1, inv[1] - 1)))]
+        readings += _pp_reading(x, y, approx_rel)
     else:
         rr = r if direction >= 0 else (1 / r[1], 1 / r[0])
         readings = [Reading("ratio", *rr), Reading("ratio_minus_one", rr[0] - 1, rr[1] - 1)]
