@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import re
 
-import regex
+
 from functools import lru_cache
 
 from ._data import load
@@ -56,7 +56,7 @@ def _metrics():
         for order, (name, pats) in enumerate((d.get(group) or {}).items()):
             names.append(name)
             parts.append("(?P<g%d>%s)" % (order, "|".join("(?:%s)" % p for p in pats)))
-        return names, regex.compile("|".join(parts), regex.IGNORECASE)
+        return names, re.compile("|".join(parts), re.IGNORECASE)
     kinds = {k: set(v) for k, v in (d.get("kinds") or {}).items()}
     return comp("quantity"), comp("change"), kinds, d.get("by_kind") or {}, d.get("percent_speedup_is") or "speedup"
 

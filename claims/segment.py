@@ -104,10 +104,23 @@ def _md():
     return md
 
 
+# Lines only a Markdown parser reads right: fences, HTML blocks, indented code or nested
+# list content, setext underlines and rules.  A document with none of them (the common
+# Chinese briefing) needs only ATX headings, so markdown-it (20-40 ms to import) is skipped.
+_NEEDS_MD = re.compile(r"^(?: {0,3}(?:```|~~~|<)| {4,}\S|\t| {0,3}(?:=+|-+|\*(?: *\*){2,}|_(?: *_){2,}) *$)", re.M)
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
+
+
 def _line_classes(lines: list, skip: set) -> dict:
     """Map line index -> ('code'|'html'|'skip'|('h', level, last_line)) from markdown-it's block tokens."""
     src = "\n".join("" if i in skip else ln.replace("\r", " ") for i, ln in enumerate(lines))
     cls = {}
+    if not _NEEDS_MD.search(src):
+        for i, ln in enumerate(lines):
+            m = _ATX.match(ln) if i not in skip else None
+            if m:
+                cls[i] = ("h", len(m.group(1)), i)
+        return cls
     try:
         tokens = _md().parse(src)
     except RecursionError:      # pathological nesting: fall back to line logic alone
@@ -323,11 +336,22 @@ def _valid_date(y, m, d):
     return None
 
 
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))}
+_EN_DATE = re.compile(r"\b(?:(?P<m1>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d{2})"
+                      r"|(?P<d2>\d{1,2})\s+(?P<m2>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?,?\s+(?P<y2>(?:19|20)\d{2}))\b",
+                      re.IGNORECASE)
+
+
 def _find_date(s: str):
     for m in _DATE.finditer(s or ""):
         v = _valid_date(*m.groups())
         if v:
             return v
+    m = _EN_DATE.search(s or "")      # 'May 5, 2025', '5 May 2025'
+    if m:
+        mon = (m.group("m1") or m.group("m2")).lower()[:3]
+        return _valid_date(m.group("y1") or m.group("y2"), _MONTHS[mon], m.group("d1") or m.group("d2"))
     return None
 
 

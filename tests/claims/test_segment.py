@@ -215,3 +215,22 @@ def test_any_unicode_never_raises(text):
     doc = segment(text)
     for b in doc.blocks:
         assert doc.text[b.start:b.end] == b.text
+
+
+def test_english_dates():
+    assert segment('---\ndate: "May 5, 2025"\n---\n\nbody\n').date == "2025-05-05"
+    assert segment("# Weekly report, 5 Sept 2024\n").date == "2024-09-05"
+
+
+def test_fast_path_without_markdown_parser_agrees_with_it(monkeypatch):
+    """A briefing with no fences/HTML/indented or setext lines skips markdown-it; the result must not change."""
+    import re as _re
+    import claims.segment as S
+    text = ZH.read_text(encoding="utf-8") + "\n## 附录\n# 顶级\n#### 1. 子项 5%\n"
+    assert not S._NEEDS_MD.search(text)
+    fast = segment(text, str(ZH))
+    monkeypatch.setattr(S, "_NEEDS_MD", _re.compile(r"(?s).", _re.M))
+    slow = segment(text, str(ZH))
+    key = lambda d: ([(b.start, b.end, b.kind, b.role, b.section, b.entry) for b in d.blocks],
+                     [(s.title, s.level, s.role) for s in d.sections], [e.label for e in d.entries])
+    assert key(fast) == key(slow)
