@@ -353,6 +353,7 @@ def annotate(doc, claims) -> list:
                 text, b.start, b.end, b.line, doc.line_starts[b.line - 1], "inline")
         return bsrc[i]
 
+    sent_conds = {}      # (block, sentence span) -> conditions, for paragraphs
     last_metric = {}     # (block or entry, kind) -> metric of the previous figure of that kind
     for c in claims:
         if c.block is None:
@@ -406,7 +407,14 @@ def annotate(doc, claims) -> list:
                 line = doc.line_col(s)[0]
                 conds[facet] = Condition(facet=facet, value=value, scope=scope, line=line, surface=surface)
 
-        in_sent = [x for x in bi.conds if sent[0] <= x[2] < sent[1]]
+        if b.kind == "paragraph" and bi._conds is None:
+            # long prose: read only the figure's sentence, not the whole paragraph
+            key = (c.block, sent)
+            if key not in sent_conds:
+                sent_conds[key] = _unmasked(find_conditions(text, sent[0], sent[1]), b.masked)
+            in_sent = list(sent_conds[key])
+        else:
+            in_sent = [x for x in bi.conds if sent[0] <= x[2] < sent[1]]
         # nearest mention first within the sentence
         in_sent.sort(key=lambda x: abs(x[2] - c.start))
         put(in_sent, "sentence")

@@ -224,3 +224,28 @@ def test_header_links_are_not_sources_but_block_links_are():
     annotate(doc, cs)
     assert [s.ref for s in cs[0].sources] == ["https://github.com/sgl-project/sglang/pull/1"]
     assert cs[1].sources == []
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from([
+    "LMDeploy：2,430 tok/s", " vs ", "vLLM：1,800 tok/s（差距约 35%）", " - ", "要点：", "\n", "增量 1 · ",
+    "实测条件（8×H100，Llama 3.1 70B）：", "EAGLE-3 加速 3.1×", "from 140 GB to 38 GB, a 73% reduction",
+    "roughly 50% better than SpecInfer's 1.6×", "## Warnings\n", "四、值得警惕的矛盾或待核实说法（2 条）\n",
+    "| a | 5% |\n|---|---|\n", "`2x`", "待核实", "Setup: H100.\n", "来源：a/b.md\n", "。", ", ", "(", "）",
+])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join) | st.text(max_size=200))
+def test_analyze_never_raises_and_context_is_consistent(text):
+    import claims
+    a = claims.analyze(text)
+    for c in a.claims:
+        assert text[c.start:c.end] == c.surface
+        assert c.role in ("header", "body", "warnings", "summary", "sources_table", "references")
+        for facet, cd in c.conditions.items():
+            assert cd.facet == facet and cd.scope in ("sentence", "bullet", "entry", "section", "document")
+    for k, comp in enumerate(a.comparisons):
+        for i in (comp.left, comp.right, comp.gap):
+            assert i is None or a.claims[i].comparison == k
