@@ -418,6 +418,13 @@ def annotate(doc, claims) -> list:
         # nearest mention first within the sentence
         in_sent.sort(key=lambda x: abs(x[2] - c.start))
         put(in_sent, "sentence")
+        if b.kind == "paragraph" and sent[0] > b.start and _ANAPHORA.match(text, sent[0], sent[1]):
+            # 'That is roughly 50% better than …' speaks of the previous sentence's setup
+            prev = _bounds(text, b.start, b.end, sent[0] - 1, sent[0] - 1, _SENT_END)
+            key = (c.block, prev)
+            if key not in sent_conds:
+                sent_conds[key] = _unmasked(find_conditions(text, prev[0], prev[1]), b.masked)
+            put(sent_conds[key], "bullet")
         if b.kind == "table_cell" and b.row is not None:
             row = [x for i in row_blocks.get((b.section, b.line, b.row), ()) for x in binfo(i).conds]
             put(row, "bullet")

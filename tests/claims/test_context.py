@@ -165,6 +165,8 @@ def test_english_conditions_and_precondition_gaps():
     _, cs, _ = en_claims()
     c = by(cs, 13, "2.4×")
     assert cond_values(c)["hardware"] == ("8×H100", "sentence") and c.metric == "speedup"
+    # 'That is roughly 50% better than SpecInfer's best case of 1.6×' refers back to that setup
+    assert cond_values(by(cs, 14, "1.6×"))["model"] == ("Llama 3.1 70B", "bullet")
     # 'LMDeploy is 35% faster than vLLM.' states no setup; the next sentence's 'short prompts' is not its
     lead = by(cs, 17, "35%")
     assert lead.conditions == {} and (lead.subject, lead.baseline, lead.metric) == ("lmdeploy", "vllm", "throughput_lead")
