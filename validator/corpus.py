@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Optional
 
-from .facts import claim_key
+from .facts import claim_key, statements
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 _SKIP_DIRS = {"node_modules", "__pycache__"}
@@ -52,6 +52,7 @@ class Corpus:
         self._analyses: dict = {}       # realpath -> Analysis | None
         self._display: dict = {}        # realpath -> path as listed under its root
         self._index = None
+        self._groups: dict = {}         # (key, approx_rel) -> [(Statement, [(path, real, claim)])]
         self.errors = errors if errors is not None else []
         self._files = None
 
@@ -119,10 +120,11 @@ class Corpus:
             a = self.analysis(p)
             if a is None:
                 continue
+            real = os.path.realpath(p)
             for c in a.claims:
                 k = claim_key(c)
                 if k:
-                    idx[k].append((p, c))
+                    idx[k].append((p, real, c))
         self._index = dict(idx)
 
     def by_key(self, key: str, exclude: Optional[str] = None) -> list:
@@ -132,10 +134,33 @@ class Corpus:
         if self._index is None:
             self._build_index()
         items = self._index.get(key, [])
-        if exclude is None:
-            return list(items)
-        ex = os.path.realpath(exclude)
-        return [(p, c) for p, c in items if os.path.realpath(p) != ex]
+        ex = os.path.realpath(exclude) if exclude is not None else None
+        return [(p, c) for p, real, c in items if real != ex]
+
+    def statement_groups(self, key: str, approx_rel: float = 0.1) -> list:
+        """Distinct statements of ``key`` across the corpus: [(Statement, [(path, real, claim)])].
+
+        Honest restatements of one figure (same value, conditions and phase) collapse into
+        one group, so a check compares a claim with each distinct statement once instead
+        of with every file that repeats it."""
+        ck = (key, approx_rel)
+        if ck in self._groups:
+            return self._groups[ck]
+        if self._index is None:
+            self._build_index()
+        groups: dict = {}
+        for p, real, c in self._index.get(key, []):
+            a = self.analysis(p)
+            st = statements(a, approx_rel).get(id(c)) if a is not None else None
+            if st is None:
+                continue
+            g = groups.get(st.sig)
+            if g is None:
+                groups[st.sig] = g = (st, [])
+            g[1].append((p, real, c))
+        out = list(groups.values())
+        self._groups[ck] = out
+        return out
 
 
 def relpath_in(path: str, roots) -> str:

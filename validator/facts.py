@@ -80,6 +80,16 @@ def _scale(claim) -> float:
 
 
 def interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
+    """Cached on the claim (a run compares one claim with many): see ``_interval``."""
+    cache = claim.__dict__.get("_caveat_iv")
+    if cache is None:
+        cache = claim.__dict__["_caveat_iv"] = {}
+    if approx_rel not in cache:
+        cache[approx_rel] = _interval(claim, approx_rel)
+    return cache[approx_rel]
+
+
+def _interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
     """(low, high) in base units, widened by the precision as written.
 
     Half a unit of the last written digit on each side (statcheck/GRIM); an approximate
@@ -135,13 +145,18 @@ def values_agree(a, b, approx_rel: float = 0.1) -> Optional[bool]:
 # ---------------------------------------------------------------- conditions
 
 def conditions_of(claim) -> dict:
-    """facet -> normalized value, for the facets that say something."""
+    """facet -> normalized value, for the facets that say something (cached on the claim;
+    treat the result as read-only)."""
+    cached = claim.__dict__.get("_caveat_conds")
+    if cached is not None:
+        return cached
     out = {}
     for facet, cond in (claim.conditions or {}).items():
         v = cond.get("value") if isinstance(cond, dict) else getattr(cond, "value", cond)
         n = norm_value(v)
         if n not in _EMPTY:
             out[facet] = n
+    claim.__dict__["_caveat_conds"] = out
     return out
 
 
@@ -326,3 +341,56 @@ def derivable(claim, figures, approx_rel: float = 0.1) -> bool:
                 if any(iv[0] <= x <= iv[1] for x in cands):
                     return True
     return False
+
+
+# ---------------------------------------------------------------- statements
+
+def effective_conditions(claim, group, approx_rel: float = 0.1) -> dict:
+    """The claim's conditions, or those of the same figure stated with conditions in the
+    same document (a headline restating an entry)."""
+    own = conditions_of(claim)
+    if own:
+        return own
+    for c in group:
+        if c is not claim:
+            conds = conditions_of(c)
+            if conds and values_agree(c, claim, approx_rel):
+                return conds
+    return {}
+
+
+class Statement:
+    """One claim as the cross-document checks see it: key, phase, effective conditions."""
+    __slots__ = ("claim", "key", "phase", "conds", "sig")
+
+    def __init__(self, claim, key, phase, conds, approx_rel):
+        self.claim, self.key, self.phase, self.conds = claim, key, phase, conds
+        iv = interval(claim, approx_rel)
+        self.sig = (phase, tuple(sorted(conds.items())), claim.base_unit or "", _kind_class(claim),
+                    None if iv is None else (round(iv[0], 12), round(iv[1], 12)))
+
+
+def statements(analysis, approx_rel: float = 0.1) -> dict:
+    """id(claim) -> Statement for every keyed claim of ``analysis`` (cached on it)."""
+    cache = getattr(analysis, "_caveat_stmts", None)
+    if cache is None:
+        cache = {}
+        try:
+            analysis._caveat_stmts = cache
+        except AttributeError:  # pragma: no cover
+            pass
+    if approx_rel in cache:
+        return cache[approx_rel]
+    groups = defaultdict(list)
+    for c in analysis.claims:
+        k = claim_key(c)
+        if k:
+            groups[k].append(c)
+    ph = phases(analysis)
+    out = {}
+    for k, group in groups.items():
+        for c in group:
+            out[id(c)] = Statement(c, k, ph.get(id(c), ""), effective_conditions(c, group, approx_rel),
+                                   approx_rel)
+    cache[approx_rel] = out
+    return out

@@ -1,30 +1,35 @@
 """Contradiction kind (CV3xx): the same figure for the same thing, stated two ways.
 
 Claims are grouped by claim key ``(metric, subject, baseline)`` in Python (the
-document's groups, and the corpus index for the same key) — never an all-pairs
-join. Within a group two figures conflict when their values disagree beyond the
-tolerance their written precision allows (ranges as intervals, approximations
-widened) AND their conditions are compatible: both state a setup, they share at
-least one facet, and no shared facet differs. A figure without conditions borrows
-those of the same figure stated with conditions elsewhere in the document (a
-headline restating a body entry). When a shared facet differs the pair is "not
-comparable" — reported, if at all, as info.
+document's groups, and the corpus's distinct statements of the same key) — never an
+all-pairs join. Two figures conflict when their values disagree beyond the tolerance
+their written precision allows (ranges as intervals, approximations widened) AND their
+conditions are compatible: both state a setup, they share at least one facet, and no
+shared facet differs. A figure without conditions borrows those of the same figure
+stated with conditions elsewhere in its document (a headline restating an entry).
+Before/after sides of a change and same-line lists are compared position by position.
+
+When a shared facet differs the pair is "not comparable" — counted only against this
+document and the sources the figure cites (across a whole corpus, other setups are the
+norm, not news). A figure that agrees with the source it cites is not blamed for a
+corpus file that disagrees: that file is reported when it is checked.
 
 One fact per figure that has a same-key partner: ``conflicts`` counts conflicting
-partners, ``not_comparable`` the partners that disagree under different conditions.
+statements, ``not_comparable`` the statements that differ under other conditions.
 Within a document only the later figure of a pair gets the fact (one finding per
-contradiction); partners in other corpus files always count.
+contradiction).
 """
 from __future__ import annotations
 
-from ..facts import (base_fact, claim_key, compare_conditions, conditions_of, evidence_of,
-                     phases, values_agree)
+import os
+
+from ..facts import base_fact, compare_conditions, evidence_of, statements, values_agree
 
 NAME = "contradiction.figure"
 FAMILY = "contradiction"
-PARAMS = {"roles": list, "approx_rel": float, "scopes": list}
+PARAMS = {"roles": list, "approx_rel": float, "scopes": list, "max_evidence": int}
 DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
-            "scopes": ["document", "corpus"]}
+            "scopes": ["document", "corpus"], "max_evidence": 5}
 FIELDS = {"conflicts": int, "not_comparable": int, "scope": str, "metric": str, "kind": str,
           "role": str}
 WHEN = {"field": "conflicts", "gt": 0}
@@ -35,158 +40,127 @@ _FACETS = {"zh": {"hardware": "硬件", "model": "模型", "workload": "负载",
                   "batch_size": "batch size"}}
 
 
-def _effective_conditions(claim, group, approx_rel):
-    """The claim's conditions, or those of the same figure stated with conditions in the
-    same document (a summary line restating an entry)."""
-    own = conditions_of(claim)
-    if own:
-        return own
-    for c in group:
-        if c is claim:
-            continue
-        conds = conditions_of(c)
-        if conds and values_agree(c, claim, approx_rel):
-            return conds
-    return {}
+def _judge(mine, theirs, approx_rel):
+    """'conflict' | 'differ' (with facets) | None for two statements of one key."""
+    if mine.phase != theirs.phase or not mine.conds or not theirs.conds:
+        return None, ()
+    if values_agree(mine.claim, theirs.claim, approx_rel) is not False:
+        return None, ()
+    shared_eq, differ = compare_conditions(mine.conds, theirs.conds)
+    if differ:
+        return "differ", differ
+    if shared_eq >= 1:
+        return "conflict", ()
+    return None, ()
+
+
+def _cited(ctx, claim) -> set:
+    """Real paths of the claim's cited sources that resolve in the corpus."""
+    return {os.path.realpath(p) for p, _ in ctx.cited_analyses(claim)}
+
+
+def _doc_cited(ctx) -> set:
+    """Real paths of every source the document cites anywhere (sources table included)."""
+    cached = getattr(ctx, "_caveat_doc_cited", None)
+    if cached is None:
+        cached = set()
+        if ctx.corpus is not None:
+            for s in ctx.document.sources or ():
+                if getattr(s, "kind", "") == "path":
+                    p = ctx.corpus.resolve(s.ref, ctx.path)
+                    if p:
+                        cached.add(os.path.realpath(p))
+        ctx._caveat_doc_cited = cached
+    return cached
 
 
 def facts(rule, ctx):
     roles = set(rule.params.get("roles") or ())
     approx_rel = float(rule.params.get("approx_rel", 0.1))
     scopes = set(rule.params.get("scopes") or ())
+    max_ev = int(rule.params.get("max_evidence", 5))
     lang = ctx.lang
-    groups = ctx.groups()
-    cond_cache = {}
-    my_phase = phases(ctx.analysis)
+    mine_all = statements(ctx.analysis, approx_rel)
+    here = os.path.realpath(ctx.path)
+    corpus = ctx.corpus if "corpus" in scopes else None
 
-    def conds(c, group):
-        k = id(c)
-        if k not in cond_cache:
-            cond_cache[k] = _effective_conditions(c, group, approx_rel)
-        return cond_cache[k]
-
-    def shown(p):
-        if p == ctx.path:
-            return p
+    def short(p):
         return ctx.corpus.short(p) if ctx.corpus is not None else p
 
-    for key, group in groups.items():
+    def disp(p):
+        return ctx.corpus.display_path(p) if ctx.corpus is not None else p
+
+    for key, group in ctx.groups().items():
         in_scope = [c for c in group if c.role in roles]
         if not in_scope:
             continue
-        external = ctx.external(key) if "corpus" in scopes else []
+        ext = corpus.statement_groups(key, approx_rel) if corpus is not None else []
         for i, claim in enumerate(in_scope):
-            partners = []
-            if "document" in scopes:
-                # figures of one sentence/bullet with one key are a deliberate list
-                # (before/after, several setups), not two statements of one figure
-                partners += [(ctx.path, c, "document") for c in in_scope[:i]
-                             if c.line != claim.line and (c.block is None or c.block != claim.block)]
-            partners += [(p, c, "corpus") for p, c in external]
-            if not partners:
-                continue
-            mine = conds(claim, group)
-            if not mine:
+            mine = mine_all.get(id(claim))
+            if mine is None or not mine.conds:
                 continue          # the setup is unknown: nothing can be said
-            cited = {p for p, _ in ctx.cited_analyses(claim)} if external else set()
-            if external and _supported_by_cited_source(ctx, claim, key, mine, approx_rel):
-                # the figure agrees with the source it cites: a corpus file that disagrees is
-                # the one in error, and is reported when that file is checked
-                partners = [x for x in partners if x[2] == "document"]
-            phase = my_phase.get(id(claim), "")
-            conflicts, differing = [], []
-            for path, other, scope in partners:
-                other_phase = (my_phase if scope == "document"
-                               else _phases_of(ctx, path)).get(id(other), "")
-                if other_phase != phase:
+            # (rank, path, claim, kind, facets); rank orders the evidence: cited source first
+            found = []
+            if "document" in scopes:
+                for other in in_scope[:i]:
+                    # figures of one line with one key are a deliberate list, not two statements
+                    if other.line == claim.line:
+                        continue
+                    verdict, dif = _judge(mine, mine_all[id(other)], approx_rel)
+                    if verdict:
+                        found.append((1, ctx.path, other, verdict, dif))
+            cited = _cited(ctx, claim) if ext else set()
+            if ext and cited:
+                supported = False
+                for st, members in ext:
+                    if any(r in cited for _, r, _ in members) and st.phase == mine.phase \
+                            and values_agree(claim, st.claim, approx_rel) \
+                            and not compare_conditions(mine.conds, st.conds)[1]:
+                        supported = True
+                        break
+                if supported:
+                    # the cited source backs the figure: a disagreeing corpus file is the one
+                    # in error, and is reported when that file is checked
+                    ext_here = []
+                else:
+                    ext_here = ext
+            else:
+                ext_here = ext
+            doc_cited = _doc_cited(ctx) if ext_here else set()
+            for st, members in ext_here:
+                others = [(p, r, c) for p, r, c in members if r != here]
+                if not others:
                     continue
-                agree = values_agree(claim, other, approx_rel)
-                if agree is not False:
+                verdict, dif = _judge(mine, st, approx_rel)
+                if not verdict:
                     continue
-                theirs = conds(other, group) if scope == "document" else \
-                    _external_conditions(ctx, path, other, approx_rel)
-                if not theirs:
-                    continue
-                shared_eq, differ = compare_conditions(mine, theirs)
-                if differ:
-                    differing.append((path, other, scope, differ))
-                elif shared_eq >= 1:
-                    conflicts.append((path, other, scope))
+                in_cited = [m for m in others if m[1] in cited]
+                if verdict == "differ" and not in_cited:
+                    continue      # other setups elsewhere in the corpus are not news
+                p, r, c = (in_cited or others)[0]
+                rank = 0 if in_cited else 2 if r in doc_cited else 3
+                found.append((rank, p, c, verdict, dif))
+            conflicts = sorted((f for f in found if f[3] == "conflict"), key=lambda f: f[0])
+            differing = sorted((f for f in found if f[3] == "differ"), key=lambda f: f[0])
             if not conflicts and not differing:
                 continue
-            # the most telling partner first: a cited source, then this document, then the rest
-            doc_cited = _doc_cited(ctx)
-            rank = {"document": 1, "corpus": 3}
-            conflicts.sort(key=lambda x: (0 if x[0] in cited else 2 if x[0] in doc_cited
-                                          else rank[x[2]]))
-            if conflicts:
-                path, other, scope = conflicts[0]
-                facet = ""
-            else:
-                path, other, scope, dif = differing[0]
-                facet = ", ".join((_FACETS.get(lang, {}).get(f, f) for f in dif))
+            rank, path, other, _, dif = (conflicts or differing)[0]
+            facet = "" if conflicts else ", ".join(_FACETS.get(lang, {}).get(f, f) for f in dif)
             where = (f"第 {other.line} 行" if lang == "zh" else f"line {other.line}") \
-                if path == ctx.path else f"{shown(path)}:{other.line}"
+                if path == ctx.path else f"{short(path)}:{other.line}"
             note_c = "conflicting figure" if lang == "en" else "矛盾的数字"
             note_d = "figure under other conditions" if lang == "en" else "条件不同的数字"
-            evidence = [evidence_of(o, note_c, _disp(ctx, p)) for p, o, _ in conflicts] + \
-                       [evidence_of(o, note_d, _disp(ctx, p)) for p, o, _, _ in differing]
+            evidence = [evidence_of(o, note_c, disp(p) if p != ctx.path else p)
+                        for _, p, o, _, _ in conflicts[:max_ev]] + \
+                       [evidence_of(o, note_d, disp(p) if p != ctx.path else p)
+                        for _, p, o, _, _ in differing[:max(0, max_ev - len(conflicts))]]
             fact = base_fact(claim, ctx.document)
             fact.update({
                 "conflicts": len(conflicts), "not_comparable": len(differing),
-                "scope": "source" if path in cited else scope, "metric": claim.metric or "",
-                "kind": claim.kind, "role": claim.role,
+                "scope": "source" if rank == 0 else "document" if rank == 1 else "corpus",
+                "metric": claim.metric or "", "kind": claim.kind, "role": claim.role,
                 "_side": {"evidence": evidence, "vars": {
                     "other": other.surface, "other_value": other.surface, "where": where,
                     "facet": facet, "subject": claim.subject or ""}},
             })
             yield fact
-
-
-def _doc_cited(ctx) -> set:
-    """Corpus paths of every source the document cites anywhere (sources table included)."""
-    cached = getattr(ctx, "_caveat_doc_cited", None)
-    if cached is not None:
-        return cached
-    out = set()
-    if ctx.corpus is not None:
-        for s in ctx.document.sources or ():
-            if getattr(s, "kind", "") == "path":
-                p = ctx.corpus.resolve(s.ref, ctx.path)
-                if p:
-                    out.add(p)
-    ctx._caveat_doc_cited = out
-    return out
-
-
-def _disp(ctx, path):
-    return ctx.corpus.display_path(path) if ctx.corpus is not None and path != ctx.path else path
-
-
-def _phases_of(ctx, path):
-    a = ctx.corpus.analysis(path) if ctx.corpus is not None else None
-    return phases(a) if a is not None else {}
-
-
-def _supported_by_cited_source(ctx, claim, key, mine, approx_rel) -> bool:
-    for path, a in ctx.cited_analyses(claim):
-        for c in a.claims:
-            if claim_key(c) != key or values_agree(claim, c, approx_rel) is not True:
-                continue
-            theirs = _external_conditions(ctx, path, c, approx_rel)
-            if not compare_conditions(mine, theirs)[1]:
-                return True
-    return False
-
-
-def _external_conditions(ctx, path, claim, approx_rel):
-    """Conditions of a corpus claim, borrowed within its own document like ours."""
-    own = conditions_of(claim)
-    if own or ctx.corpus is None:
-        return own
-    a = ctx.corpus.analysis(path)
-    if a is None:
-        return own
-    key = claim_key(claim)
-    group = [c for c in a.claims if claim_key(c) == key]
-    return _effective_conditions(claim, group, approx_rel)

@@ -9,6 +9,8 @@ missing conditions, the fact carries that place as evidence and the message says
 """
 from __future__ import annotations
 
+import os
+
 from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agree
 
 NAME = "precondition.missing_facets"
@@ -53,19 +55,29 @@ def _join(items, lang):
 
 def _find_evidence(claim, key, missing, ctx, approx_rel):
     """Best other statement of the same figure that has (some of) the missing facets:
-    same key, values agreeing; this document first, then the corpus."""
+    same key, values agreeing; this document first, then the corpus (one look per
+    distinct corpus statement, not per file)."""
     if not key or not missing:
         return None
-    cands = [(ctx.path, c) for c in ctx.groups().get(key, []) if c is not claim]
-    cands += ctx.external(key)
+
+    def score(conds):
+        return sum(1 for f in missing if any(alt in conds for alt in f.split("|")))
+
     best, best_score = None, 0
-    for path, c in cands:
-        if values_agree(c, claim, approx_rel) is not True:
-            continue
-        conds = conditions_of(c)
-        score = sum(1 for f in missing if any(alt in conds for alt in f.split("|")))
-        if score > best_score:
-            best, best_score = (path, c), score
+    for c in ctx.groups().get(key, []):
+        if c is not claim and values_agree(c, claim, approx_rel) is True:
+            sc = score(conditions_of(c))
+            if sc > best_score:
+                best, best_score = (ctx.path, c), sc
+    if best is None and ctx.corpus is not None:
+        here = os.path.realpath(ctx.path)
+        for st, members in ctx.corpus.statement_groups(key, approx_rel):
+            others = [(p, c) for p, r, c in members if r != here]
+            if not others or values_agree(st.claim, claim, approx_rel) is not True:
+                continue
+            sc = score(conditions_of(others[0][1]))
+            if sc > best_score:
+                best, best_score = others[0], sc
     return best
 
 
