@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -61,11 +63,14 @@ def _tree_rss_kb(pid: int) -> int:
     return total
 
 
-def measure(cmd, cwd=None, env=None, sample=0.02) -> dict:
-    """Run ``cmd``; wall time and the peak summed RSS of its process tree (sampled)."""
+def measure(cmd, cwd=None, env=None, sample=0.02, timeout=600) -> dict:
+    """Run ``cmd``; wall time and the peak summed RSS of its process tree (sampled).
+    A run past ``timeout`` seconds is killed (its own process group) and reported with rc None."""
     peak = [0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
     done = threading.Event()
 
     def poll():
@@ -74,11 +79,20 @@ def measure(cmd, cwd=None, env=None, sample=0.02) -> dict:
             done.wait(sample)
     th = threading.Thread(target=poll, daemon=True)
     th.start()
-    out, err = p.communicate()
+    try:
+        out, err = p.communicate(timeout=timeout)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        rc = None
+        err += f"\n(killed after {timeout} s)".encode()
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     done.set()
     th.join()
-    return {"wall": wall, "peak_mb": peak[0] / 1024, "rc": p.returncode,
+    return {"wall": wall, "cpu": cpu, "peak_mb": peak[0] / 1024, "rc": rc,
             "stdout": out.decode("utf-8", "replace"), "stderr": err.decode("utf-8", "replace")}
 
 
@@ -100,13 +114,15 @@ def bench_one_briefing(repeat: int) -> dict:
             "command": "caveat check " + str(BRIEFING.relative_to(REPO))}
 
 
-def bench_200_files(work: Path, repeat: int) -> dict:
+def bench_200_files(work: Path, repeat: int, timeout: float = 120) -> dict:
     sys.path.insert(0, str(Path(__file__).parent))
     import gen_corpus
     corpus = work / "check200"
     m = gen_corpus.generate(corpus, files=200, claims_per_file=50, seed=11)
     cmd = caveat("check", "--format", "json", "--fail-on", "never", "--corpus", corpus, corpus)
-    runs = [measure(cmd, cwd=REPO) for _ in range(repeat)]
+    runs = [measure(cmd, cwd=REPO, timeout=timeout)]
+    if runs[0]["rc"] is not None:          # a run that timed out is not repeated
+        runs += [measure(cmd, cwd=REPO, timeout=timeout) for _ in range(repeat - 1)]
     wall = statistics.median(r["wall"] for r in runs)
     peak = max(r["peak_mb"] for r in runs)
     return {"files": 200, "claims": m["claims"], "wall_s": wall, "claims_per_s": m["claims"] / wall,
@@ -121,7 +137,8 @@ def markdown(one: dict, many: dict) -> str:
         f"| import floor `python -c \"import regex, yaml, click, durable.lang, pint\"` | {one['floor_s']:.3f} s | baseline |",
         f"| `{one['command']}` (whole process, exit {one['rc']}) | {one['check_s']:.3f} s | |",
         f"| ratio check / floor | **{one['ratio']:.2f}×** | ≤ 2× |",
-        f"| 200 files, {many['claims']:,} claims, `--corpus` on (exit {many['rc']}) | {many['wall_s']:.2f} s | < 2 s |",
+        f"| 200 files, {many['claims']:,} claims, `--corpus` on (exit {many['rc']}) | "
+        f"{'> ' if many['rc'] is None else ''}{many['wall_s']:.2f} s | < 2 s |",
         f"| throughput | {many['claims_per_s']:,.0f} claims/s | |",
         f"| peak memory (process tree) | {many['peak_mb']:.0f} MB | < 300 MB |", ""])
 

@@ -35,15 +35,15 @@ TEMPLATES = {
         "throughput": "- {s} throughput: {v} tokens/s ({c}).",
         "ttft": "- {s} time to first token: {v} ms ({c}).",
         "memory": "- {s} memory footprint: {v} GB ({c}).",
-        "speedup": "- {s} decoding speedup over {b}: {v}× ({c}).",
+        "speedup": "- {s} delivers a {v}× decoding speedup over {b} ({c}).",
         "lead": "- {s} is {v}% faster than {b} ({c}).",
     },
     "zh": {
         "throughput": "- {s} 吞吐：{v} tok/s（{c}）。",
         "ttft": "- {s} 首 token 延迟：{v} ms（{c}）。",
         "memory": "- {s} 显存占用：{v} GB（{c}）。",
-        "speedup": "- {s} 相对 {b} 解码加速 {v}×（{c}）。",
-        "lead": "- {s} 比 {b} 快 {v}%（{c}）。",
+        "speedup": "- {s} 比 {b} 解码加速 {v}×（{c}）。",
+        "lead": "- {s} 吞吐领先 {b} {v}%（{c}）。",
     },
 }
 FILLER = {
@@ -148,9 +148,9 @@ def generate(out: Path, files: int = 1000, claims_per_file: int = 10, facts: int
         day = start + timedelta(days=n * 730 // max(1, files))
         rel = f"{folders[n % len(folders)]}/{day.isoformat()}-{'digest' if lang == 'en' else 'jianbao'}-{n:05d}.md"
         if lang == "zh":
-            lines = [f"# 推理服务简报 {n}（{day.isoformat()}）", "", "## 要点", ""]
+            lines = [f"# 推理服务简报（{day.isoformat()}）", "", "## 要点", ""]
         else:
-            lines = [f"# Serving digest {n} — {day.isoformat()}", "", "## Highlights", ""]
+            lines = [f"# Serving digest — {day.isoformat()}", "", "## Highlights", ""]
         for k in range(claims_per_file):
             slot = n * claims_per_file + k
             fact = fact_list[slots[slot]]

@@ -44,9 +44,12 @@ def markdown_files(root) -> list:
 class Corpus:
     """Corpus roots, their analysed files (lazily) and a claim index by key."""
 
-    def __init__(self, roots, analyze: Callable, errors: Optional[list] = None):
+    def __init__(self, roots, analyze: Callable, errors: Optional[list] = None, ledger="auto"):
         """``analyze(path) -> Analysis`` (raises ``InputError`` for a bad file, recorded in
-        ``errors`` once, and the file is left out)."""
+        ``errors`` once, and the file is left out). ``ledger``: "auto" keeps the corpus's
+        claims in its claim ledger (validator/ledger.py: re-extracts only changed files,
+        in parallel), None analyses every corpus file in memory."""
+        self._ledger = ledger
         self.roots = [str(r) for r in roots]
         self._analyze = analyze
         self._analyses: dict = {}       # realpath -> Analysis | None
@@ -96,8 +99,25 @@ class Corpus:
         """Share an analysis made elsewhere (a file being checked that is also in the corpus)."""
         self._analyses[os.path.realpath(path)] = analysis
 
+    def _ledger_index(self):
+        """The claim ledger of this corpus (created on first use), or None."""
+        if self._ledger == "auto":
+            try:
+                from .ledger import CorpusIndex
+                self._ledger = CorpusIndex(self.roots)
+            except Exception as e:  # noqa: BLE001 - never fail a check over the cache
+                self.errors.append(f"claim ledger unavailable ({e}); analysing the corpus in memory")
+                self._ledger = None
+        return self._ledger
+
     def analysis(self, path: str):
         real = os.path.realpath(path)
+        if real not in self._analyses and self._ledger is not None:
+            self.files()
+            led = self._ledger_index() if real in self._display else None
+            if led is not None:
+                self._analyses[real] = led.analysis(self._display[real])
+                return self._analyses[real]
         if real not in self._analyses:
             try:
                 self._analyses[real] = self._analyze(self._display.get(real, path))

@@ -174,9 +174,9 @@ def _extract_job(job):
     """Worker: read, hash and extract one file. Returns plain tuples (cheap to pickle)."""
     key, abspath, size, mtime_ns, digest = job
     try:
+        lang, date, claims, *rest = _analyze(abspath)
         if digest is None:
             digest = _hash_file(abspath)
-        lang, date, claims, *rest = _analyze(abspath)
         if rest:
             derived = rest[0]
         else:       # an extractor without document-level facts: a claim's own conditions only
@@ -185,7 +185,12 @@ def _extract_job(job):
         rows = [claim_row(key, i, c, date, lang, *derived[i]) for i, c in enumerate(claims)]
         return key, digest, size, mtime_ns, lang, date, rows, None
     except Exception as exc:   # InputError and anything the extractor trips on: recorded, run goes on
-        msg = str(exc) if exc.__class__.__name__ == "InputError" else f"{abspath}: {exc.__class__.__name__}: {exc}"
+        if exc.__class__.__name__ == "InputError":
+            msg = str(exc)
+        elif isinstance(exc, OSError):
+            msg = f"{abspath}: {(exc.strerror or str(exc)).lower()}"
+        else:
+            msg = f"{abspath}: {exc.__class__.__name__}: {exc}"
         return key, digest or "", size, mtime_ns, None, None, [], msg
 
 
@@ -328,8 +333,7 @@ class Ledger:
 
     # -- keys --------------------------------------------------------------------------
     def key_of(self, path) -> str:
-        p = Path(path)
-        ap = p.resolve()
+        ap = Path(os.path.realpath(path))      # never raises, even on a symlink loop
         if self.root is not None:
             try:
                 return ap.relative_to(self.root).as_posix()
