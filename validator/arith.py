@@ -648,3 +648,84 @@ def rescore(d: Derivation, claims: list, approx_rel: float) -> Optional[Verdict]
     if d.form == "sum":
         return check_sum([claims[i] for i in d.operands], claims[d.stated], approx_rel)
     return None
+
+
+# ---------------------------------------------------------------------------------------
+# Derived columns of Markdown tables
+# ---------------------------------------------------------------------------------------
+
+_RATIO_HEAD = re.compile(r"加速比|加速|倍数|speed-?up|ratio|\bx\s*faster", re.IGNORECASE)
+_CELL_NUM = re.compile(r"^\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*$")
+_CELL_RATIO = re.compile(r"^\s*(?:\*\*)?\s*(?P<approx>[~约≈])?\s*(?P<n>\d+(?:\.(?P<d>\d+))?)\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*$")
+
+
+@dataclass
+class TableCheck:
+    """A ratio cell of a table row against the two measurements to its left."""
+    line: int
+    col: int
+    surface: str
+    operands: list          # [(surface, line, col), (surface, line, col)]
+    verdict: Verdict
+
+
+def _cell_claim(num: str, decimals: str, kind: str = "number", approx: bool = False, start: int = 0):
+    from claims.model import Claim
+    v = float(num.replace(",", ""))
+    return Claim(path=None, line=0, col=0, start=start, end=start + len(num), surface=num, kind=kind,
+                 value=v, base_value=v, unit="dimensionless", base_unit="dimensionless",
+                 decimals=len(decimals or ""), approx=approx)
+
+
+def find_table_ratios(text: str, approx_rel: float = 0.1) -> list:
+    """Rows of tables with a speedup column (加速比, speedup, ratio) right after two numeric
+    columns of the same unit: the stated ratio must be the larger over the smaller."""
+    out = []
+    lines = text.split("\n")
+    i = 0
+    in_code = False
+    while i < len(lines):
+        ln = lines[i]
+        if re.match(r"^\s*(```|~~~)", ln):
+            in_code = not in_code
+        if in_code or not ln.strip().startswith("|") or i + 1 >= len(lines) \
+                or not re.fullmatch(r"\s*\|?(\s*:?-{2,}:?\s*\|)+\s*(:?-{2,}:?)?\s*\|?\s*", lines[i + 1]):
+            i += 1
+            continue
+        head = [c.strip() for c in ln.strip().strip("|").split("|")]
+        cols = [k for k, h in enumerate(head) if _RATIO_HEAD.search(h) and k >= 2]
+        i += 2
+        while i < len(lines) and lines[i].strip().startswith("|"):
+            row = lines[i]
+            cells, offs = [], []
+            pos = row.index("|") + 1
+            for part in row.strip().strip("|").split("|") if row.strip().endswith("|") else row.strip()[1:].split("|"):
+                cells.append(part)
+                offs.append(pos)
+                pos += len(part) + 1
+            for k in cols:
+                if k >= len(cells):
+                    continue
+                m = _CELL_RATIO.match(cells[k])
+                ma, mb = _CELL_NUM.match(cells[k - 2]), _CELL_NUM.match(cells[k - 1])
+                if not (m and ma and mb) or (ma.group("u") or "") != (mb.group("u") or ""):
+                    continue
+                a = _cell_claim(ma.group("n"), ma.group("d"))
+                b = _cell_claim(mb.group("n"), mb.group("d"))
+                z = _cell_claim(m.group("n"), m.group("d"), "ratio", bool(m.group("approx")))
+                ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+                sz = admitted(z, approx_rel)
+                if not ia or not ib or ia[0] <= 0 or ib[0] <= 0:
+                    continue
+                readings = gap_readings(ia, ib, "ratio")[:1]     # larger over smaller only
+                v = Verdict(ok=any(overlaps(sz, (r.low, r.high)) for r in readings), readings=readings, stated=sz)
+                cell = cells[k]
+                surf = cell.strip().strip("*").strip()
+                col = offs[k] + cell.index(surf) + 1
+                opnd = []
+                for kk in (k - 2, k - 1):
+                    s_ = cells[kk].strip().strip("*").strip()
+                    opnd.append((s_, i + 1, offs[kk] + cells[kk].index(s_) + 1))
+                out.append(TableCheck(i + 1, col, surf, opnd, v))
+            i += 1
+    return out

@@ -127,3 +127,12 @@ def test_stated_figure_before_its_operands():
 def test_a_pair_in_another_clause_is_not_an_operand():
     text = "我们一开始看到的 23% 提升，后来发现是和 cache 容量的增加（256 条 → 1024 条）混在了一起"
     assert derive(text) == []
+
+
+def test_table_speedup_column_is_recomputed_per_row():
+    text = ("| T | Eager | Graphed | 加速比 |\n|---|---|---|---|\n"
+            "| 5 | 65.8 ms | 30.7 ms | 2.14x |\n| 8 | 65.6 ms | 34.0 ms | 2.93x |\n"
+            "| 9 | 65.6 ms | 34.0 s | 1.93x |\n")
+    rows = arith.find_table_ratios(text)
+    # the mixed-unit row is not compared; the right row passes, the wrong one does not
+    assert [(r.line, r.verdict.ok) for r in rows] == [(3, True), (4, False)]

@@ -4,7 +4,9 @@
 finds — a gap, a change, a lead ('z% better than'), or parts and their whole — with
 ``ok`` (some admitted reading recomputes), ``flipped`` (the stated winner or sign is
 contradicted by the figures) and ``off_by`` (relative distance between the stated figure and
-the nearest reading).  Sums of counted items (``3 条（1 条 + 2 条）``) belong to the count
+the nearest reading).  Tables are read too: a speedup column (``加速比``, ``speedup``) right
+after two measurements of one unit must be the larger over the smaller (form ``table``).
+Sums of counted items (``3 条（1 条 + 2 条）``) belong to the count
 family and are left out here.
 """
 from __future__ import annotations
@@ -69,8 +71,6 @@ class Derived:
     def facts(rule, ctx):
         doc = ctx.analysis.document
         claims = list(ctx.analysis.claims)
-        if not claims:
-            return
         p = rule.params
         vocab = _ar.Vocabulary.from_params(p)
         lang = "zh" if ctx.lang == "zh" else "en"
@@ -100,6 +100,25 @@ class Derived:
                     "parts": " + ".join(o.surface.strip() for o in ops),
                     "whole": z.surface.strip(),
                     "computed": _describe(d, claims, lang)}},
+            }
+
+        # derived columns of tables ('加速比' after two measurements)
+        for t in _ar.find_table_ratios(doc.text, float(p["approx_rel"])):
+            v = t.verdict
+            best = v.best
+            s_mid = (v.stated[0] + v.stated[1]) / 2
+            off = abs(best.point() - s_mid) / abs(s_mid) if best and s_mid else 0.0
+            ops = " / ".join(o[0] for o in t.operands)
+            computed = f"{best.point():.2f}×" + ("（较大值 / 较小值）" if lang == "zh" else " (larger / smaller)")
+            yield {
+                "path": doc.path, "line": t.line, "col": t.col, "end_line": t.line,
+                "end_col": t.col + len(t.surface), "surface": t.surface,
+                "key": f"arith:table:{ops}->{t.surface}", "form": "table", "ok": bool(v.ok),
+                "flipped": False, "off_by": float(off), "approx": False,
+                "_side": {"evidence": [{"path": doc.path, "line": l_, "col": c_, "surface": s_,
+                                        "note": "operand"} for s_, l_, c_ in t.operands],
+                          "vars": {"stated": t.surface, "operands": ops, "parts": ops,
+                                   "whole": t.surface, "computed": computed}},
             }
 
 
