@@ -208,9 +208,7 @@ def check_change(a, b, z, direction: int, approx_rel: float = 0.1) -> Optional[V
     change = (r[0] - 1, r[1] - 1)
     flipped = bool(direction) and ((direction < 0 and change[0] > 0) or (direction > 0 and change[1] < 0))
     if z.kind in ("percent", "percentage_point"):
-        if z.negative or (sz[1] < 0):
-            sz = (-sz[1], -sz[0])
-            sz = _abs_iv(sz)
+        sz = _abs_iv(sz)        # the size; the sign ('-38%', '下降') is the direction, judged above
         readings = [Reading("change", *_abs_iv(change))]
         readings += _pp_reading(a, b, approx_rel)
     else:
