@@ -45,6 +45,12 @@ def _same_scale(a, b) -> bool:
     return a.kind == b.kind and (a.base_unit or "") == (b.base_unit or "")
 
 
+def _share_unit(a, b):
+    factor = (b.base_value / b.value) if b.base_value is not None else 1.0
+    a.kind, a.unit, a.base_unit = b.kind, b.unit, b.base_unit
+    a.base_value = a.value * factor
+
+
 def _scope(c):
     return (c.path, c.entry if c.entry is not None else ("sec", c.section), c.role)
 
@@ -102,11 +108,16 @@ def find_comparisons(doc, claims) -> list:
         if _same_scale(a, b) and _TO.match(between) and _FROM.search(text[max(0, a.start - 12):a.start]):
             add(i, j, gap_after(j), "from_to")
             continue
-        if not _same_scale(a, b) or "\n\n" in between:
+        if "\n\n" in between:
             continue
         rest = _strip_entities(between)
         m = _SEP_ONLY.fullmatch(rest)
         if not m:
+            continue
+        if a.kind == "number" and b.kind != "number" and m.group("vs") and a.value is not None and b.value:
+            # '16,200 vs 12,500 tok/s': the unit written once applies to both sides
+            _share_unit(a, b)
+        if not _same_scale(a, b):
             continue
         labelled = bool(a.subject and b.subject and a.subject != b.subject)
         if m.group("vs") or (labelled and re.search(r"[：:]\s*$", between)):

@@ -251,3 +251,15 @@ def test_analyze_never_raises_and_context_is_consistent(text):
     for k, comp in enumerate(a.comparisons):
         for i in (comp.left, comp.right, comp.gap):
             assert i is None or a.claims[i].comparison == k
+
+
+def test_vs_pair_shares_the_unit_written_once():
+    doc = segment("## R\n\nSGLang hits 16,200 vs 12,500 tok/s, a 45% gap.\n")
+    a = make(doc, 3, "12,500 tok/s", 12500)
+    pos = doc.text.index("16,200")
+    left = Claim(path=None, line=3, col=0, start=pos, end=pos + 6, surface="16,200", kind="number",
+                 value=16200, base_value=16200, block=a.block)
+    g = make(doc, 3, "45%", 0.45)
+    comps = annotate(doc, [left, a, g])
+    assert [(c.left, c.right, c.gap, c.form) for c in comps] == [(0, 1, 2, "vs")]
+    assert (left.kind, left.base_unit, left.base_value) == ("throughput", "token / second", 16200)
