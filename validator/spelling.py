@@ -266,6 +266,14 @@ def titles_for_ids(text: str, refs: list) -> dict:
     return out
 
 
+_TITLE_STOP = {"the", "and", "for", "with", "via", "from", "into", "using", "based", "towards", "llm", "llms",
+               "large", "language", "model", "models", "inference", "efficient", "serving", "fast", "new"}
+
+
+def _title_words(t: str) -> set:
+    return {w for w in re.findall(r"[a-z][a-z0-9-]{2,}", t) if w not in _TITLE_STOP}
+
+
 def conflicting_titles(titles: dict, min_ratio: float = 80.0) -> list:
     """[(id, (title, line, col), (other title, line, col))] where one id has two titles."""
     from rapidfuzz import fuzz
@@ -280,6 +288,9 @@ def conflicting_titles(titles: dict, min_ratio: float = 80.0) -> list:
             nb = _norm_title(other[0])
             if na == nb or na in nb or nb in na or fuzz.token_set_ratio(na, nb) >= min_ratio:
                 continue
+            if _title_words(na) & _title_words(nb):
+                continue        # 'EAGLE-3 在 H100 上的实测' describes the paper 'EAGLE-3: Scaling …'
+
             out.append((ident, other, first))
             break
     return out

@@ -11,6 +11,8 @@ family and are left out here.
 """
 from __future__ import annotations
 
+import re as _re
+
 from .. import arith as _ar
 
 _LIST = ("gap_words", "decrease_words", "increase_words", "ahead_words", "behind_words",
@@ -31,6 +33,11 @@ def _fmt(value: float, kind: str, whole=None) -> str:
     if kind == "ratio":
         return f"{value:.2f}×"
     unit = getattr(whole, "unit", "") or ""
+    if whole is not None:
+        # the unit as the author wrote it ('80 GB' -> 'GB'), not pint's name for it
+        unit = _re.sub(r"^[~约≈]?\s*[\d.,]+\s*", "", whole.surface.strip()) or unit
+    if whole is not None and whole.value and whole.base_value:
+        value = value * whole.value / whole.base_value      # back from base units to the written unit
     v = f"{value:,.2f}".rstrip("0").rstrip(".")
     return f"{v} {unit}".strip()
 
@@ -48,6 +55,10 @@ def _describe(d, claims, lang: str) -> str:
             # a narrow interval is only the operands' rounding: show its middle
             narrow = r.high - r.low <= 0.02 * max(abs(r.high), abs(r.low), 1e-12)
             text = _fmt(r.point(), z.kind) if narrow else (lo if lo == hi else f"{lo}–{hi}")
+            if r.label == "change" and len(ops) == 2 and ops[0].base_value and ops[1].base_value is not None:
+                # a change has a direction: say whether the figures rise or fall
+                sign = "+" if ops[1].base_value > ops[0].base_value else "−"
+                text = sign + text.replace("–", "–" + sign)
         if text in seen:
             continue
         seen.add(text)
