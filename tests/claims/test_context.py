@@ -257,7 +257,7 @@ def test_vs_pair_shares_the_unit_written_once():
     doc = segment("## R\n\nSGLang hits 16,200 vs 12,500 tok/s, a 45% gap.\n")
     a = make(doc, 3, "12,500 tok/s", 12500)
     pos = doc.text.index("16,200")
-    left = Claim(path=None, line=3, col=0, start=pos, end=pos + 6, surface="16,200", kind="number",
+    left = Claim(path=doc.path, line=3, col=0, start=pos, end=pos + 6, surface="16,200", kind="number",
                  value=16200, base_value=16200, block=a.block)
     g = make(doc, 3, "45%", 0.45)
     comps = annotate(doc, [left, a, g])
