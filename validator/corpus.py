@@ -135,6 +135,16 @@ class Corpus:
 
     # -------------------------------------------------------------- index
     def _build_index(self):
+        led = self._ledger_index()
+        if led is not None:
+            # one sync for the whole corpus (changed files re-extracted, in parallel), then
+            # claims are read per key from the ledger as the checks ask for them
+            led.sync(self.files())
+            for e in led.errors:
+                if e not in self.errors:
+                    self.errors.append(e)
+            self._index = _LedgerKeyIndex(self, led)
+            return
         idx = defaultdict(list)
         for p in self.files():
             a = self.analysis(p)
@@ -181,6 +191,32 @@ class Corpus:
         out = list(groups.values())
         self._groups[ck] = out
         return out
+
+
+class _LedgerKeyIndex(dict):
+    """The corpus index filled per claim key from the ledger: [(path, real, claim)].
+
+    A file analysed in full in this run (a checked file, shared with ``Corpus.add``)
+    contributes its own claim objects, so per-document facts (statements, phases) line up."""
+
+    def __init__(self, corpus, led):
+        super().__init__()
+        self._corpus, self._led = corpus, led
+        self._real = {p: r for r, p in corpus._display.items()}
+
+    def get(self, key, default=None):
+        if key not in self:
+            out, done = [], set()
+            for p, c in self._led.by_key(key):
+                real = self._real.get(p) or os.path.realpath(p)
+                a = self._corpus._analyses.get(real)
+                if a is None or getattr(a, "document", None) is None:
+                    out.append((p, real, c))
+                elif p not in done:
+                    done.add(p)
+                    out += [(p, real, x) for x in a.claims if claim_key(x) == key]
+            self[key] = out
+        return self[key]
 
 
 def relpath_in(path: str, roots) -> str:

@@ -55,11 +55,8 @@ def interval(fig):
 
 def compare(a, b) -> tuple:
     """('agree'|'contradict'|'not_comparable', reason) for two figures of one key."""
-    if (a["base_unit"] or "") != (b["base_unit"] or ""):
-        return "agree", ""                     # not the same quantity: nothing to say
-    ia, ib = a["_iv"], b["_iv"]
-    if ia is None or ib is None or (ia[0] <= ib[1] and ib[0] <= ia[1]):
-        return "agree", ""
+    if facts.values_agree(a["_c"], b["_c"], APPROX_REL) is not False:
+        return "agree", ""                     # agree, or not the same kind of quantity
     shared_eq, differ = facts.compare_conditions(a["_cn"], b["_cn"])
     if differ:
         reason = "; ".join(f"{f} differs ({_cond_text(a, f)} vs {_cond_text(b, f)})" for f in sorted(differ))
@@ -103,7 +100,8 @@ def _figure(row, paths: _Paths) -> dict:
                         base_value=row[COL["base_value"]], base_low=row[COL["base_low"]],
                         base_high=row[COL["base_high"]], base_unit=row[COL["base_unit"]],
                         decimals=row[COL["decimals"]], approx=bool(row[COL["approx"]]),
-                        bound=row[COL["bound"]], surface=row[COL["surface"]], conditions=conds)
+                        bound=row[COL["bound"]], surface=row[COL["surface"]], conditions=conds,
+                        kind=row[COL["kind"]])
     return {"_c": c, "_cn": json.loads(row[COL["eff_conditions"]] or "{}"),
         "_key": (row[COL["metric"]], row[COL["subject"]], row[COL["baseline"]]),
         "_borrowed": json.loads(row[COL["borrowed"]]) if row[COL["borrowed"]] else None,
@@ -133,7 +131,7 @@ MAX_LISTED_PAIRS = 500    # per group; the counts stay exact, only the listing i
 def _statement(fig) -> tuple:
     """Figures that say the same thing (same admitted interval, unit and conditions) are
     compared once: a group of 200 restatements of one figure costs one comparison."""
-    return (fig["_iv"], fig["base_unit"], tuple(sorted(fig["_cn"].items())), fig["_phase"])
+    return (fig["_iv"], fig["base_unit"], fig["kind"], tuple(sorted(fig["_cn"].items())), fig["_phase"])
 
 
 def _one_statement(a, b) -> bool:

@@ -107,7 +107,7 @@ def test_unwritable_location_falls_back_to_memory(corpus, tmp_path, capsys):
     with L.Ledger(blocker / "sub" / "ledger.sqlite", root=corpus, jobs=1) as led:
         got = led.analyses_for(L.corpus_files([corpus]))
     assert sum(len(v) for v in got.values()) == 5
-    assert "in-memory" in capsys.readouterr().err
+    assert led.path == ":memory:" and capsys.readouterr().err == ""
 
 
 def _writer(args):
@@ -140,6 +140,17 @@ def test_parallel_extraction_matches_serial(corpus):
         serial, parallel = a.analyses_for(files), b.analyses_for(files)
     assert {k: [c.to_dict() for c in v] for k, v in serial.items()} == \
         {k: [c.to_dict() for c in v] for k, v in parallel.items()}
+
+
+def test_a_new_extractor_version_invalidates_every_stored_claim(corpus, monkeypatch):
+    files = L.corpus_files([corpus])
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        led.analyses_for(files)
+    CALLS.clear()
+    monkeypatch.setattr(L, "_FINGERPRINT", "another-extractor")
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        led.analyses_for(files)
+    assert len(CALLS) == 5
 
 
 def test_unreadable_file_is_recorded_not_raised(corpus):
