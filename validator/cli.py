@@ -241,12 +241,15 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
 
     cfg = config_mod.load(config_path)
     options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang)
-    if cfg.max_file_size and not hasattr(options, "max_file_size"):
-        # Options has no field for it yet: the reader takes its default limit from this
-        # module constant at call time, and this process runs exactly one check.
+    if not hasattr(options, "max_file_size"):
+        # Options has no field for the size limit yet: the reader takes its default from
+        # this module constant at call time, and this process runs exactly one check.
+        # validator.limits is the one home of the bound; config may lower or raise it.
         from claims import reader
         from validator import limits
-        reader.DEFAULT_MAX_BYTES = limits.MAX_FILE_BYTES = cfg.max_file_size
+        if cfg.max_file_size:
+            limits.MAX_FILE_BYTES = cfg.max_file_size
+        reader.DEFAULT_MAX_BYTES = limits.MAX_FILE_BYTES
     files = expand_paths(paths)
     if not files:
         _fail("no Markdown files under " + ", ".join(paths))
