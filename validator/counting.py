@@ -95,26 +95,28 @@ def _bullets(lines: list, a: int, b: int) -> list:
     return out
 
 
-def present_under(doc, k: int) -> Optional[tuple]:
-    """(count, what, [lines]) of the items under section k, or None when nothing is countable."""
+def present_under(doc, k: int) -> list:
+    """Candidate counts of the items under section k, most specific first:
+    [(count, what, [lines])] over entries, sub-sections, table rows and top-level bullets."""
     s = doc.sections[k]
     end = _section_end(doc, k)
+    out = []
     ents = [e for e in doc.entries if s.line < e.line <= end]
     if ents:
-        return len(ents), "entries", [e.line for e in ents]
+        out.append((len(ents), "entries", [e.line for e in ents]))
     subs = [t for t in doc.sections[k + 1:] if s.line < t.line <= end and t.level > s.level]
     if subs:
         top = min(t.level for t in subs)
         subs = [t for t in subs if t.level == top]
-        return len(subs), "subsections", [t.line for t in subs]
+        out.append((len(subs), "subsections", [t.line for t in subs]))
     lines = _lines(doc)
     rows = _table_rows(lines, s.line + 1, end)
     if rows:
-        return len(rows), "table rows", rows
+        out.append((len(rows), "table rows", rows))
     bl = _bullets(lines, s.line + 1, end)
     if bl:
-        return len(bl), "bullets", bl
-    return None
+        out.append((len(bl), "bullets", bl))
+    return out
 
 
 def section_counts(doc) -> list:
@@ -122,10 +124,11 @@ def section_counts(doc) -> list:
     for k, s in enumerate(doc.sections):
         if s.declared_count is None:
             continue
-        got = present_under(doc, k)
-        if got is None:
+        cands = present_under(doc, k)
+        if not cands:
             continue
-        n, what, where = got
+        # charitable: any way of counting that gives the declared number is what was meant
+        n, what, where = next((c for c in cands if c[0] == s.declared_count), cands[0])
         col = s.count_col or max(1, doc.line_text(s.line).find(s.count_surface) + 1) if s.count_surface else 1
         out.append(CountCheck("section", s.line, col or 1, s.count_surface or str(s.declared_count),
                               int(s.declared_count), n, what, [(ln, "") for ln in where]))
