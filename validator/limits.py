@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import regex
 
+from claims import reader as _reader
 from validator.errors import UsageError
 
-# A briefing is a few to a few hundred kilobytes; the largest real one here is
-# ~60 KB.  8 MiB leaves two orders of magnitude of headroom while keeping the
-# whole pipeline (text, blocks, claims, facts) within a few hundred MB.
-MAX_FILE_BYTES = 8 * 1024 * 1024
+# The largest file read (check, extract, warnings, corpus). One number for the whole
+# program: the reader (claims/, which never imports validator/) owns the default and
+# the config's ``max-file-size`` replaces both at start-up.  A briefing is a few to a
+# few hundred kilobytes, so the default leaves two orders of magnitude of headroom.
+MAX_FILE_BYTES = _reader.DEFAULT_MAX_BYTES
 
 # Lines longer than this are still read and reported, but only this many
 # characters of them are scanned for figures: a 1 MB minified line is not prose.
