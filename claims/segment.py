@@ -43,6 +43,7 @@ def _rx():
     }
 
 
+_QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
 _BULLET = re.compile(r"^(\s{0,12})(?:[-*+•]|\d{1,3}[.)、])\s+")
 # '要点： - a - b': a short label ending in a colon, then ' - '.
 _PACKED = re.compile(r"^[^|\n]{0,30}?[：:]\s*-\s+\S")
@@ -497,8 +498,11 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
                     doc.header_sources.extend(srcs)
                 w.src_lines.add(line_no)
 
-        bm = _BULLET.match(content)
-        body_s = s + (bm.end() if bm else len(content) - len(content.lstrip()))
+        # a block quote's '>' marks are not prose; what follows them may be a bullet
+        qm = _QUOTE.match(content)
+        q = qm.end() if qm else 0
+        bm = _BULLET.match(content[q:]) if q else _BULLET.match(content)
+        body_s = s + q + (bm.end() if bm else len(content[q:]) - len(content[q:].lstrip()))
         rest = text[body_s:e]
         if _PACKED.match(rest):
             pieces = []

@@ -234,3 +234,9 @@ def test_fast_path_without_markdown_parser_agrees_with_it(monkeypatch):
     key = lambda d: ([(b.start, b.end, b.kind, b.role, b.section, b.entry) for b in d.blocks],
                      [(s.title, s.level, s.role) for s in d.sections], [e.label for e in d.entries])
     assert key(fast) == key(slow)
+
+
+def test_block_quote_marks_are_not_prose():
+    doc = segment("## A\n\n> - Up to 23x throughput.\n> plain 5%\n>> - nested 3x\n")
+    assert [(b.kind, b.text) for b in doc.blocks[1:]] == [
+        ("bullet", "Up to 23x throughput."), ("paragraph", "plain 5%"), ("bullet", "nested 3x")]
