@@ -49,9 +49,12 @@ def write(path: str, findings) -> int:
     text = ('{\n  "tool": "caveat",\n  "version": %d,\n  "entries": [\n%s%s  ]\n}\n'
             % (FORMAT_VERSION, body, "\n" if rows else ""))
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot write baseline: {exc.strerror or exc}") from None
     return len(rows)
 
 

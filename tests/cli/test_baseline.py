@@ -65,3 +65,10 @@ def test_broken_baseline_is_one_line_exit_2(fake, ws, run):
     assert r.exit_code == 2 and r.stderr.startswith("caveat: base.json:1:")
     r = run("check", "a.md", "--baseline", "nope.json")
     assert r.exit_code == 2 and "nope.json" in r.stderr
+
+
+def test_unwritable_baseline_is_one_line_exit_2(fake, ws, run):
+    write(ws / "a.md", "SpecInfr\n")
+    r = run("check", "a.md", "--write-baseline", "no/such/dir/base.json")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("caveat: no/such/dir/base.json: cannot write baseline")
