@@ -232,6 +232,28 @@ def summary_counts(doc) -> list:
     return out
 
 
+def header_counts(doc) -> list:
+    """'覆盖项目: 6 个' in the header, directly followed by a list: the list's length."""
+    out = []
+    lines = _lines(doc)
+    for ln in _header_lines(doc):
+        text = lines[ln - 1]
+        for m in _DECL.finditer(text):
+            nxt = ln + 1
+            while nxt <= len(lines) and not lines[nxt - 1].strip():
+                nxt += 1
+            if nxt > len(lines) or nxt - ln > 2 or not _BULLET.match(lines[nxt - 1]):
+                continue
+            items = []
+            while nxt <= len(lines) and (_BULLET.match(lines[nxt - 1]) or lines[nxt - 1].startswith("  ")):
+                if _BULLET.match(lines[nxt - 1]):
+                    items.append(nxt)
+                nxt += 1
+            out.append(CountCheck("header", ln, m.start("n") + 1, text[m.start("n"):m.end("cls")],
+                                  int(m.group("n")), len(items), "bullets", [(i, "") for i in items]))
+    return out
+
+
 # ------------------------------------------------------------------ listed items
 
 _ENTRY_REF = re.compile(r"[（(]\s*(?P<ref>[A-Z]{1,3}\d{1,3}|增量\s*\d{1,3}|邻接\s*[A-Z0-9]{1,3}|#\d{1,3})\s*[）)]")

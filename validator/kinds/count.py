@@ -31,7 +31,7 @@ class Declared:
     def facts(rule, ctx):
         doc = ctx.analysis.document
         lang = "zh" if ctx.lang == "zh" else "en"
-        checks = _ct.section_counts(doc) + _ct.summary_counts(doc)
+        checks = _ct.section_counts(doc) + _ct.summary_counts(doc) + _ct.header_counts(doc)
         claims = list(ctx.analysis.claims)
         for d in _ar.find_sums(doc.text, claims):
             whole = claims[d.stated]
