@@ -13,7 +13,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Optional
 
-from .facts import claim_key, statements
+from .facts import Statement, claim_key, statements
+
+LEDGER_APPROX_REL = 0.1     # validator.ledger.LEDGER_APPROX_REL (not imported: sqlite only when used)
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 _SKIP_DIRS = {"node_modules", "__pycache__"}
@@ -180,8 +182,12 @@ class Corpus:
             self._build_index()
         groups: dict = {}
         for p, real, c in self._index.get(key, []):
-            a = self.analysis(p)
-            st = statements(a, approx_rel).get(id(c)) if a is not None else None
+            pre = getattr(c, "_caveat_ledger", None)      # from the claim ledger: no file load
+            if pre is not None and approx_rel == LEDGER_APPROX_REL:
+                st = Statement(c, key, pre[0], pre[1], approx_rel)
+            else:
+                a = self.analysis(p)
+                st = statements(a, approx_rel).get(id(c)) if a is not None else None
             if st is None:
                 continue
             g = groups.get(st.sig)

@@ -34,6 +34,9 @@ SCHEMA_VERSION = 3
 APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
 DEFAULT_RELPATH = Path(".caveat") / "ledger.sqlite"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+# The approx_rel with which effective conditions are computed at extraction (the
+# contradiction rule's default); a rule with another value recomputes from the file.
+LEDGER_APPROX_REL = 0.1
 # Below this many changed files, starting worker processes costs more than it saves.
 PARALLEL_MIN_FILES = 24
 
@@ -173,7 +176,7 @@ def _derived(analysis) -> list:
     out = []
     for c in analysis.claims:
         k = ck(c)
-        eff = effective_conditions(c, groups[k], 0.1) if k else {}
+        eff = effective_conditions(c, groups[k], LEDGER_APPROX_REL) if k else {}
         borrowed = None
         if eff and not c.conditions:
             donor = next((d for d in groups[k] if d is not c and conditions_of(d) == eff), None)
@@ -583,19 +586,23 @@ class CorpusIndex:
         self._analyses.clear()
 
     def by_key(self, key: str) -> list:
-        """[(caller path, Claim)] of every synced file's claims with this claim key. The
-        claims are those of ``analysis(path)`` (same objects), so per-document facts such
-        as phases line up."""
+        """[(caller path, Claim)] of every synced file's claims with this claim key, from
+        one indexed query. Each claim carries ``_caveat_ledger = (phase, effective
+        conditions)`` — the per-document facts computed at extraction (approx_rel
+        ``LEDGER_APPROX_REL``) — so a check need not load the rest of its file."""
         if key not in self._by_key:
             out = []
-            q = "SELECT path, idx FROM claims WHERE key = ? ORDER BY path, idx"
-            for lpath, idx in self.ledger.conn.execute(q, (key,)).fetchall():
-                p = self._back.get(lpath)
+            cols = ",".join(CLAIM_COLUMNS)
+            iph, ieff = CLAIM_COLUMNS.index("phase"), CLAIM_COLUMNS.index("eff_conditions")
+            q = f"SELECT {cols} FROM claims WHERE key = ? ORDER BY path, idx"
+            for row in self.ledger.conn.execute(q, (key,)).fetchall():
+                p = self._back.get(row[0])
                 if p is None:           # in the ledger but not in this corpus (another root's run)
                     continue
-                claims = self.analysis(p).claims
-                if idx < len(claims):
-                    out.append((p, claims[idx]))
+                c = row_to_claim(row)
+                c.path = p
+                c._caveat_ledger = (row[iph] or "", json.loads(row[ieff] or "{}"))
+                out.append((p, c))
             self._by_key[key] = out
         return self._by_key[key]
 
