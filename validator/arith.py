@@ -98,11 +98,6 @@ def _div(a: tuple, b: tuple) -> Optional[tuple]:
     return (a[0] / b[1], a[1] / b[0] if b[0] > 0 else INF)
 
 
-def _map_monotone(iv: tuple, f, increasing: bool = True) -> tuple:
-    x, y = f(iv[0]), f(iv[1])
-    return (x, y) if increasing else (y, x)
-
-
 def _abs_iv(iv: tuple) -> tuple:
     a, b = iv
     if a <= 0 <= b:
@@ -353,7 +348,7 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
     cmp_re, to_re = _words_re(vocab.compare), _words_re(vocab.from_to)
     order = sorted(range(len(claims)), key=lambda i: claims[i].start)
     out = []
-    used_as_stated = set()
+    used_as_stated = set()     # stated figures of derivations found so far: never operands
     used_ops = set()            # operands already tied to a stated figure: never reused
 
     def between(i, j):
@@ -371,7 +366,9 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
                 return None
             if not same_par(order[k], order[pos_idx]):
                 return None
-            if c.kind in OPERAND_KINDS and _same_dim(c, like) and c.list_id is None:
+            # a figure already read as some derivation's result is not a measurement
+            if (c.kind in OPERAND_KINDS and _same_dim(c, like) and c.list_id is None
+                    and order[k] not in used_as_stated):
                 return k
             k -= 1
         return None
