@@ -32,6 +32,16 @@ def _lo_hi(f):
     return lo, hi
 
 
+def _tick(v: float) -> str:
+    """An axis label a person reads at a glance: 11,320 rather than 1.132e+04."""
+    a = abs(v)
+    if a >= 1e7 or (a and a < 1e-3):
+        return f"{v:.3g}"
+    if a >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
 def chart(g: dict) -> str:
     """Values of the group's figures (y) by date of their source (x); red = contradicting,
     grey ring = superseded; dashed lines join contradicting pairs."""
@@ -65,7 +75,7 @@ def chart(g: dict) -> str:
     for t in range(3):
         v = lo + (hi - lo) * (t + 0.5) / 3
         parts.append(f'<line x1="{ML}" x2="{ML + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#d5dde9"/>'
-                     f'<text x="{ML - 6}" y="{y(v) + 4:.1f}" font-size="11" text-anchor="end">{v:.4g}</text>')
+                     f'<text x="{ML - 6}" y="{y(v) + 4:.1f}" font-size="11" text-anchor="end">{_tick(v)}</text>')
     if unit:
         parts.append(f'<text x="12" y="{MT + ph / 2:.1f}" font-size="11" transform="rotate(-90 12 {MT + ph / 2:.1f})" '
                      f'text-anchor="middle">{_e(unit)}</text>')
