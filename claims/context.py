@@ -344,6 +344,8 @@ def annotate(doc, claims) -> list:
         return doc_conds
 
     bsrc = {}
+    ratings = {s.ref: (s.rating, s.rating_text) for s in doc.sources
+               if s.origin == "table" and (s.rating is not None or s.rating_text)}
 
     def block_sources(i):
         if i not in bsrc:
@@ -351,6 +353,9 @@ def annotate(doc, claims) -> list:
             t = b.text
             bsrc[i] = [] if ("/" not in t and "rxiv" not in t.lower()) else parse_sources(
                 text, b.start, b.end, b.line, doc.line_starts[b.line - 1], "inline")
+            for src in bsrc[i]:          # the sources table's rating follows the file wherever it is cited
+                if src.ref in ratings:
+                    src.rating, src.rating_text = ratings[src.ref]
         return bsrc[i]
 
     sent_conds = {}      # (block, sentence span) -> conditions, for paragraphs
