@@ -4,16 +4,16 @@
 can write and rule packs users share.  Every bound that keeps such a run finite
 lives here, so the README's "Security" section and the code cannot drift apart:
 
-- input size: the largest file read, the longest line scanned for figures;
-- rule packs: their size, YAML alias count and nesting depth (alias bombs);
+- input size: the largest file read;
+- rule packs: their size and YAML nesting depth;
 - user regular expressions: compiled with the ``regex`` module and always run
   with a timeout (``safe_regex``), so catastrophic backtracking becomes a clean
   one-line error naming the rule instead of a hung hook;
 - the rule engine: facts per durable_rules session (its 32-bit fact-id hash
   collides by ~77,000 facts; see DESIGN.md).
 
-Limits are constants, not knobs scattered through modules; a config layer may
-override ``MAX_FILE_BYTES`` per run (``[tool.caveat] max-file-bytes``).
+Limits are constants, not knobs scattered through modules; the config's
+``max-file-size`` overrides ``MAX_FILE_BYTES`` for a run.
 """
 from __future__ import annotations
 
@@ -28,19 +28,11 @@ from validator.errors import UsageError
 # few hundred kilobytes, so the default leaves two orders of magnitude of headroom.
 MAX_FILE_BYTES = _reader.DEFAULT_MAX_BYTES
 
-# Lines longer than this are still read and reported, but only this many
-# characters of them are scanned for figures: a 1 MB minified line is not prose.
-MAX_LINE_CHARS = 1_000_000
-
-# A figure never has more significant digits than this; a longer digit run is
-# not a quantity (and int() of >4300 digits raises in Python >= 3.11).
-MAX_FIGURE_DIGITS = 40
-
 # Rule packs are a few hundred bytes each; a megabyte pack is an attack or an accident.
 MAX_PACK_BYTES = 256 * 1024
-# A real pack uses no aliases at all; a handful is generous.  Billion-laughs
-# documents need a few dozen to reach 10^9 nodes.
-MAX_YAML_ALIASES = 50
+# Nesting depth of any YAML file caveat reads (packs, config, case files): a real
+# pack nests three levels.  Alias bombs are bounded by expanded node count in
+# validator/safe_yaml.py (MAX_NODES), measured before anything is built.
 MAX_YAML_DEPTH = 20
 
 # Seconds any single user-regex operation (search, match, a whole finditer) may take.

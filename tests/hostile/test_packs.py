@@ -107,7 +107,7 @@ VARIANTS = {
         "  " + ln + "\n" for ln in BOMB.splitlines())}, ["CV790.yaml"]),
     "merge_key": ({"p/CV790.yaml": "base: &b {severity: error}\n" + TEMPLATE.replace(
         "severity: warning", "<<: *b")}, ["CV790.yaml"]),
-    "deep_nesting": ({"p/CV790.yaml": "why: " + "[" * 20000 + "]" * 20000 + "\n"}, ["CV790.yaml"]),
+    "deep_nesting": ({"p/CV790.yaml": "why: " + "[" * 5000 + "]" * 5000 + "\n"}, ["CV790.yaml"]),
     "deep_mapping": ({"p/CV790.yaml": "why:" + "".join("\n" + " " * i + f"k{i}:" for i in range(1, 400)) + " x\n"},
                      ["CV790.yaml"]),
     "not_a_mapping": ({"p/CV790.yaml": "- code: CV790\n"}, ["CV790.yaml:1"]),
