@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import signal
 import statistics
 import subprocess
@@ -32,10 +31,9 @@ EXAMPLE = REPO / "tests" / "data" / "briefing-corpus"
 
 
 def caveat(*args) -> list:
-    """The installed `caveat` script as a user runs it (else the module, same code)."""
-    exe = shutil.which("caveat")
-    head = [exe] if exe else [sys.executable, "-m", "validator.cli"]
-    return [*head, *map(str, args)]
+    """`caveat` as the module of this checkout (run with cwd=REPO, so a frozen copy of the
+    repository benchmarks its own code, whatever is installed)."""
+    return [sys.executable, "-m", "validator.cli", *map(str, args)]
 
 
 def _tree_rss_kb(pid: int) -> int:

@@ -80,8 +80,15 @@ class _Paths:
         self.roots = [Path(r).resolve() for r in roots]
         self.ledger = ledger
         self.multi = len(self.roots) > 1
+        self._cache: dict = {}
 
     def show(self, key: str) -> str:
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = self._show(key)
+        return got
+
+    def _show(self, key: str) -> str:
         p = Path(key)
         ap = p if p.is_absolute() else (self.ledger.root / p if self.ledger.root else p.resolve())
         for r in self.roots:
@@ -166,13 +173,15 @@ def analyze_group(key, figs) -> dict | None:
             status, reason = compare(figs[ia[0]], figs[ib[0]])
             if status == "agree":
                 continue
-            fig_pairs = [(min(i, j), max(i, j)) for i in ia for j in ib if not _one_statement(figs[i], figs[j])]
-            if not fig_pairs:
-                continue
             if status == "not_comparable":
-                n_nc += 1
-                pairs.append((*min(fig_pairs), status, reason))
+                # one representative pair: every restatement repeats the same reason
+                first = next(((min(i, j), max(i, j)) for i in ia for j in ib
+                              if not _one_statement(figs[i], figs[j])), None)
+                if first is not None:
+                    n_nc += 1
+                    pairs.append((*first, status, reason))
                 continue
+            fig_pairs = [(min(i, j), max(i, j)) for i in ia for j in ib if not _one_statement(figs[i], figs[j])]
             for i2, j2 in fig_pairs:
                 n_contra += 1
                 pairs.append((i2, j2, status, reason))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
-from validator.render.report_md import SUMMARY_ROWS, fmt_conditions, fmt_value, key_title, status_of
+from validator.render.report_md import (MAX_ROWS, SUMMARY_ROWS, fmt_conditions, fmt_value, key_title,
+                                        shown_figures, status_of)
 
 # Chart palette: used only inside charts, so a screenshot test can find the charts by colour.
 C_CONTRA, C_OK, C_OLD, C_BG = "#d62728", "#1f77b4", "#8c8c8c", "#eef3fa"
@@ -129,18 +130,24 @@ def render(model: dict) -> str:
         out.append(chart(g))
         out.append("<table><thead><tr><th>Figure</th><th>As written</th><th>Normalized</th><th>Conditions</th>"
                    "<th>Source</th><th>Date</th><th>Status</th></tr></thead><tbody>")
-        for f in g["figures"]:
+        figs, hidden = shown_figures(g)
+        for f in figs:
             cls = ' class="contra"' if f["contradicts"] else ""
             out.append(f'<tr><td{cls}>{_e(f["id"])}</td><td><code>{_e(f["surface"])}</code></td>'
                        f'<td>{_e(fmt_value(f))}</td><td>{_e(fmt_conditions(f["conditions"], f.get("borrowed")))}</td>'
                        f'<td>{_e(f["path"])}:{f["line"]}</td><td>{_e(f["date"] or "—")}</td>'
                        f'<td>{_e(status_of(f))}</td></tr>')
+        if hidden:
+            out.append(f'<tr><td>…</td><td colspan="6" class="muted">{hidden} more figures in report.json</td></tr>')
         out.append("</tbody></table><ul>")
-        for p in g["pairs"]:
+        for p in g["pairs"][:MAX_ROWS]:
             if p["status"] == "contradict":
                 out.append(f'<li>{_e(p["a"])} ↔ {_e(p["b"])}: <span class="contra">contradict</span> — {_e(p["reason"])}</li>')
             else:
                 out.append(f'<li>{_e(p["a"])} ↔ {_e(p["b"])}: <span class="nc">not comparable</span> — {_e(p["reason"])}</li>')
+        more = len(g["pairs"]) - MAX_ROWS + g.get("pairs_omitted", 0)
+        if more > 0:
+            out.append(f'<li class="muted">… {more} more pairs in report.json</li>')
         out.append("</ul></section>")
     if model["unverified"]:
         out.append('<section><h2>Unverified figures</h2><ul>')

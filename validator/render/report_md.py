@@ -42,6 +42,21 @@ def status_of(f: dict) -> str:
     return "; ".join(parts) or "—"
 
 
+# A corpus-scale group can hold hundreds of restatements; the Markdown and HTML list the
+# figures involved in a contradiction first and at most this many rows (report.json has all).
+MAX_ROWS = 60
+
+
+def shown_figures(g: dict) -> tuple:
+    """(figures to list, how many are left out): contradicting ones first, then by id."""
+    figs = g["figures"]
+    if len(figs) <= MAX_ROWS:
+        return figs, 0
+    order = sorted(figs, key=lambda f: (not f["contradicts"], int(f["id"][1:])))[:MAX_ROWS]
+    keep = {f["id"] for f in order}
+    return [f for f in figs if f["id"] in keep], len(figs) - MAX_ROWS
+
+
 SUMMARY_ROWS = (
     ("files", "Files"), ("claims", "Claims"), ("groups", "Groups with disagreeing figures"),
     ("contradictions", "Contradicting pairs"), ("not_comparable", "Not comparable pairs"),
@@ -66,14 +81,20 @@ def render(model: dict) -> str:
         out += [f"## {g['id']}", "", f"**{_cell(key_title(g['key']))}**", "",
                 "| Figure | As written | Normalized | Conditions | Source | Date | Status |",
                 "|---|---|---|---|---|---|---|"]
-        for f in g["figures"]:
+        figs, hidden = shown_figures(g)
+        for f in figs:
             out.append(f"| {f['id']} | `{_cell(f['surface'])}` | {_cell(fmt_value(f))} | "
                        f"{_cell(fmt_conditions(f['conditions'], f.get('borrowed')))} | {_cell(f['path'])}:{f['line']} | "
                        f"{f['date'] or '—'} | {_cell(status_of(f))} |")
+        if hidden:
+            out.append(f"| … | {hidden} more figures in report.json | | | | | |")
         out.append("")
-        for p in g["pairs"]:
+        for p in g["pairs"][:MAX_ROWS]:
             word = "contradict" if p["status"] == "contradict" else "not comparable"
             out.append(f"- {p['a']} ↔ {p['b']}: **{word}** — {p['reason']}")
+        more = len(g["pairs"]) - MAX_ROWS + g.get("pairs_omitted", 0)
+        if more > 0:
+            out.append(f"- … {more} more pairs in report.json")
         out.append("")
     if model["unverified"]:
         out += ["## Unverified figures", ""]
