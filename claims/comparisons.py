@@ -26,6 +26,7 @@ _GAP_BETWEEN = re.compile(r"^[\s,，;；(（]*(?:a|an|即|the)?\s*(?:差距|相�
 _GAP_WORD = re.compile(r"差距|相差|gap|difference|reduction|减少|下降|降低|提升|increase|faster|slower|higher|lower|lead|领先|cut|saving|节省", re.IGNORECASE)
 _FROM = re.compile(r"(?:\bfrom|从|由)\s*(?:约|about|roughly|~)?\s*$", re.IGNORECASE)
 _TO = re.compile(r"^\s*(?:to|到|至|降到|降至|降低到|降低至|减少到|减至|减少至|提升到|提升至|提高到|提高至|升至|升到|增至|增加到|增长到|下降到|下降至|缩减到|缩小到)\s*(?:约|about|roughly|~)?\s*$", re.IGNORECASE)
+_ARROW = re.compile(r"\s*(?:→|->|⇒|=>|⟶)\s*")     # '6.78 → 8.95 req/s'
 _LEAD_METRICS = ("throughput_lead", "speedup", "gap", "increase", "reduction")
 
 
@@ -105,7 +106,8 @@ def find_comparisons(doc, claims) -> list:
             continue
         between = text[a.end:b.start]
         # from A to B
-        if _same_scale(a, b) and _TO.match(between) and _FROM.search(text[max(0, a.start - 12):a.start]):
+        if _same_scale(a, b) and ((_TO.match(between) and _FROM.search(text[max(0, a.start - 12):a.start]))
+                                  or _ARROW.fullmatch(between)):
             add(i, j, gap_after(j), "from_to")
             continue
         if "\n\n" in between:

@@ -240,3 +240,8 @@ def test_block_quote_marks_are_not_prose():
     doc = segment("## A\n\n> - Up to 23x throughput.\n> plain 5%\n>> - nested 3x\n")
     assert [(b.kind, b.text) for b in doc.blocks[1:]] == [
         ("bullet", "Up to 23x throughput."), ("paragraph", "plain 5%"), ("bullet", "nested 3x")]
+
+
+def test_reference_audio_section_is_not_references():
+    doc = segment("## 参考音频编码器优化\n\n- 吞吐 +32%\n## 参考文献\n\n- [1] x\n")
+    assert [s.role for s in doc.sections] == ["body", "references"]
