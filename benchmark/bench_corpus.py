@@ -89,12 +89,18 @@ def _size_mb(p: Path) -> float:
         return 0.0
 
 
-def markdown(results: list, check: str, command: str) -> str:
+def _t(r: dict, digits: int = 1) -> str:
+    return f"{r['wall']:.{digits}f} s ({r['cpu']:.{digits}f})"
+
+
+def markdown(results: list, check: str, command: str, load_before: float = 0.0) -> str:
     cpu = os.cpu_count()
     lines = ["# Benchmark results", "",
              f"Machine: {cpu} cores, Python {platform.python_version()}, {platform.system()}. "
              f"Produced by `{command}` (numbers from one run; see the scripts for how each is measured).", "",
              "## Corpus scale (issue 5)", "",
+             "Wall time (CPU seconds of the whole process tree in brackets; the machine was shared "
+             f"with other jobs: load average {load_before:.1f} at start, {os.getloadavg()[0]:.1f} at the end).", "",
              "| files | claims | keys | report cold | report warm | report, 1 file edited | "
              "check 1 file cold | check 1 file warm | peak memory | recall | false alarms |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -103,19 +109,20 @@ def markdown(results: list, check: str, command: str) -> str:
         peak = max(r[k]["peak_mb"] for k in ("report_cold", "report_warm", "report_one_edit",
                                              "check_cold", "check_warm"))
         lines.append(
-            f"| {r['files']:,} | {r['claims']:,} | {r['keys']:,} | {r['report_cold']['wall']:.1f} s | "
-            f"{r['report_warm']['wall']:.2f} s | {r['report_one_edit']['wall']:.2f} s | "
-            f"{r['check_cold']['wall']:.2f} s | {r['check_warm']['wall']:.2f} s | {peak:.0f} MB | "
+            f"| {r['files']:,} | {r['claims']:,} | {r['keys']:,} | {_t(r['report_cold'])} | "
+            f"{_t(r['report_warm'])} | {_t(r['report_one_edit'])} | "
+            f"{_t(r['check_cold'])} | {_t(r['check_warm'], 2)} | {peak:.0f} MB | "
             f"{q['found']}/{q['planted']} = {q['recall']:.0%} | {q['false_pairs']} |")
     lines.append("")
     if len(results) >= 2:
         a, b = results[0], results[-1]
         k = b["files"] / a["files"]
         lines += [f"Growth from {a['files']:,} to {b['files']:,} files (×{k:g}); linear means ×{k:g}:", "",
-                  "| measurement | ratio |", "|---|---:|"]
+                  "| measurement | wall ratio | CPU ratio |", "|---|---:|---:|"]
         for key, label in (("report_cold", "report cold"), ("report_warm", "report warm"),
                            ("check_cold", "check 1 file cold"), ("check_warm", "check 1 file warm")):
-            lines.append(f"| {label} | ×{b[key]['wall'] / a[key]['wall']:.1f} |")
+            lines.append(f"| {label} | ×{b[key]['wall'] / a[key]['wall']:.1f} | "
+                         f"×{b[key]['cpu'] / max(a[key]['cpu'], 1e-9):.1f} |")
         lines.append("")
     big = results[-1]
     lines += ["Targets (largest corpus): cold report ≤ 120 s — "
@@ -148,6 +155,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=7, help="repetitions of the issue-3 timings")
     a = ap.parse_args(argv)
     command = "python benchmark/bench_corpus.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="caveat-bench-") as tmp:
         work = a.work or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
@@ -163,7 +171,10 @@ def main(argv=None) -> int:
             one = bench_check.bench_one_briefing(a.repeat)
             many = bench_check.bench_200_files(work, max(3, a.repeat // 2))
             check = bench_check.markdown(one, many)
-    text = markdown(results, check, command.strip())
+        raw = {"sizes": [{k: ({kk: vv for kk, vv in v.items() if kk not in ("stdout",)} if isinstance(v, dict) else v)
+                          for k, v in r.items()} for r in results]}
+        (work / "bench_raw.json").write_text(json.dumps(raw, indent=1, default=str), encoding="utf-8")
+    text = markdown(results, check, command.strip(), load_before)
     a.out.write_text(text, encoding="utf-8")
     print(text)
     return 0
