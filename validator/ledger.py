@@ -585,7 +585,27 @@ class CorpusIndex:
         self._by_key.clear()
         self._analyses.clear()
 
+    def _healthy(self, fn, *args):
+        """Run a read; a ledger found corrupt mid-run is rebuilt (with its notice), the
+        files synced so far are extracted again, and the read is retried once."""
+        try:
+            return fn(*args)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            self.ledger._rebuild(exc)
+            files = list(self._keys)
+            self._keys.clear()
+            self.sync(files)
+            return fn(*args)
+
     def by_key(self, key: str) -> list:
+        return self._healthy(self._by_key_read, key)
+
+    def analysis(self, path: str) -> "LedgerAnalysis":
+        return self._healthy(self._analysis_read, path)
+
+    def _by_key_read(self, key: str) -> list:
         """[(caller path, Claim)] of every synced file's claims with this claim key, from
         one indexed query. Each claim carries ``_caveat_ledger = (phase, effective
         conditions)`` — the per-document facts computed at extraction (approx_rel
@@ -606,7 +626,7 @@ class CorpusIndex:
             self._by_key[key] = out
         return self._by_key[key]
 
-    def analysis(self, path: str) -> LedgerAnalysis:
+    def _analysis_read(self, path: str) -> LedgerAnalysis:
         """The file's claims from the ledger (synced already by ``sync``, else now)."""
         path = str(path)
         if path not in self._analyses:

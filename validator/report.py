@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sqlite3
 from pathlib import Path
 
 from types import SimpleNamespace
@@ -224,74 +225,85 @@ def analyze_group(key, figs) -> dict | None:
 
 
 def build_report(roots, ledger: Ledger | None = None) -> dict:
-    """Sync the ledger for every Markdown file under ``roots`` and build the report model."""
+    """Sync the ledger for every Markdown file under ``roots`` and build the report model.
+    A ledger found corrupt while reading is rebuilt (with a notice) and the report redone."""
     roots = [str(r) for r in roots]
     own = ledger is None
     if own:
         ledger = Ledger.for_roots(roots)
     try:
-        files = corpus_files(roots)
-        keys = ledger.sync(files)
-        ledger.prune(files)
-        paths = _Paths(roots, ledger)
-        wanted = set(keys.values())
-        groups: dict = {}
-        unverified = []
-        n_claims = 0
-        for row in ledger.rows():
-            if row[0] not in wanted:
-                continue
-            n_claims += 1
-            markers = json.loads(row[COL["markers"]] or "[]")
-            if any(m in UNVERIFIED_MARKERS for m in markers):
-                unverified.append({"path": paths.show(row[0]), "line": row[COL["line"]],
-                                   "col": row[COL["col"]], "surface": row[COL["surface"]],
-                                   "markers": sorted(markers)})
-            if not row[COL["key"]] or row[COL["role"]] not in CLAIM_ROLES:
-                continue
-            if row[COL["eff_conditions"]] in (None, "", "{}"):
-                continue                     # setup unknown: the rule says nothing about it
-            groups.setdefault(group_key(row), []).append(_figure(row, paths))
-        out_groups = []
-        for key in sorted(groups):
-            if len(groups[key]) < 2:
-                continue
-            g = analyze_group(key, groups[key])
-            if g is not None:
-                out_groups.append(g)
-        out_groups.sort(key=lambda g: (-g["contradictions"], g["key"]["metric"] or "",
-                                       g["key"]["subject"] or "", g["key"]["baseline"] or ""))
-        out_groups = [{"id": f"G{n}", **g} for n, g in enumerate(out_groups, 1)]
-        errors = sorted({e for e in ledger.errors})
-        files_out = []
-        for path, _h, _size, lang, date, n, error in ledger.file_rows():
-            if path in wanted:
-                files_out.append({"path": paths.show(path), "lang": lang, "date": date,
-                                  "claims": n, "error": error})
-        files_out.sort(key=lambda f: f["path"])
-        unverified.sort(key=lambda u: (u["path"], u["line"], u["col"]))
-        summary = {
-            "files": len(files),
-            "claims": n_claims,
-            "groups": len(out_groups),
-            "contradictions": sum(g["contradictions"] for g in out_groups),
-            "not_comparable": sum(g["not_comparable"] for g in out_groups),
-            "superseded": sum(1 for g in out_groups for f in g["figures"] if f["superseded_by"]),
-            "unverified": len(unverified),
-            "unreadable_files": len(errors),
-        }
-        return {
-            "caveat_report": REPORT_VERSION,
-            "corpus": [Path(r).name or r for r in roots],
-            "summary": summary,
-            "groups": out_groups,
-            "unverified": unverified,
-            "files": files_out,
-            "errors": [_relative_error(e, paths) for e in errors],
-        }
+        try:
+            return _build(roots, ledger)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            ledger._rebuild(exc)
+            return _build(roots, ledger)
     finally:
         if own:
             ledger.close()
+
+
+def _build(roots, ledger: Ledger) -> dict:
+    files = corpus_files(roots)
+    keys = ledger.sync(files)
+    ledger.prune(files)
+    paths = _Paths(roots, ledger)
+    wanted = set(keys.values())
+    groups: dict = {}
+    unverified = []
+    n_claims = 0
+    for row in ledger.rows():
+        if row[0] not in wanted:
+            continue
+        n_claims += 1
+        markers = json.loads(row[COL["markers"]] or "[]")
+        if any(m in UNVERIFIED_MARKERS for m in markers):
+            unverified.append({"path": paths.show(row[0]), "line": row[COL["line"]],
+                               "col": row[COL["col"]], "surface": row[COL["surface"]],
+                               "markers": sorted(markers)})
+        if not row[COL["key"]] or row[COL["role"]] not in CLAIM_ROLES:
+            continue
+        if row[COL["eff_conditions"]] in (None, "", "{}"):
+            continue                     # setup unknown: the rule says nothing about it
+        groups.setdefault(group_key(row), []).append(_figure(row, paths))
+    out_groups = []
+    for key in sorted(groups):
+        if len(groups[key]) < 2:
+            continue
+        g = analyze_group(key, groups[key])
+        if g is not None:
+            out_groups.append(g)
+    out_groups.sort(key=lambda g: (-g["contradictions"], g["key"]["metric"] or "",
+                                   g["key"]["subject"] or "", g["key"]["baseline"] or ""))
+    out_groups = [{"id": f"G{n}", **g} for n, g in enumerate(out_groups, 1)]
+    errors = sorted({e for e in ledger.errors})
+    files_out = []
+    for path, _h, _size, lang, date, n, error in ledger.file_rows():
+        if path in wanted:
+            files_out.append({"path": paths.show(path), "lang": lang, "date": date,
+                              "claims": n, "error": error})
+    files_out.sort(key=lambda f: f["path"])
+    unverified.sort(key=lambda u: (u["path"], u["line"], u["col"]))
+    summary = {
+        "files": len(files),
+        "claims": n_claims,
+        "groups": len(out_groups),
+        "contradictions": sum(g["contradictions"] for g in out_groups),
+        "not_comparable": sum(g["not_comparable"] for g in out_groups),
+        "superseded": sum(1 for g in out_groups for f in g["figures"] if f["superseded_by"]),
+        "unverified": len(unverified),
+        "unreadable_files": len(errors),
+    }
+    return {
+        "caveat_report": REPORT_VERSION,
+        "corpus": [Path(r).name or r for r in roots],
+        "summary": summary,
+        "groups": out_groups,
+        "unverified": unverified,
+        "files": files_out,
+        "errors": [_relative_error(e, paths) for e in errors],
+    }
 
 
 def _relative_error(message: str, paths: _Paths) -> str:
