@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from functools import lru_cache
 from typing import Optional
 
 _DIGITS = re.compile(r"\d[\d,，]*(?:\.\d+)?")
@@ -175,6 +176,7 @@ def condition_lines(claim) -> list:
 _COUNT = re.compile(r"^(\d+)\s*x?\s*(?=[a-z])")
 
 
+@lru_cache(maxsize=65536)
 def same_facet_value(a: str, b: str) -> bool:
     """'8 h100' and 'h100 sxm' name the same hardware; 'llama 3 1 70b' and 'llama 3 1 8b' do not:
     one value contains the other and the shorter one's digit groups all appear in the longer."""
@@ -216,6 +218,14 @@ class Context:
         self._groups = None
         self._covered = None
         self._entries = {e.label: e for e in doc.entries} if doc.entries else {}
+
+    def memo(self, key, compute):
+        """``compute()`` once per document for ``key``: two rules of one kind with the same
+        params (CV301 and CV302) share the kind's work."""
+        cache = self.__dict__.setdefault("_memo", {})
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
     @property
     def document(self):

@@ -9,9 +9,9 @@ shared facet differs. A figure without conditions borrows those of the same figu
 stated with conditions elsewhere in its document (a headline restating an entry).
 Before/after sides of a change and same-line lists are compared position by position.
 
-When a shared facet differs the pair is "not comparable" — counted only against this
-document and the sources the figure cites (across a whole corpus, other setups are the
-norm, not news). A figure that agrees with the source it cites is not blamed for a
+When a shared facet differs the pair is "not comparable" — noted (info) only when the
+source the figure cites measured it under another setup and under no matching one
+(within a document or across a corpus, other setups are the norm, not news). A figure that agrees with the source it cites is not blamed for a
 corpus file that disagrees: that file is reported when it is checked.
 
 One fact per figure that has a same-key partner: ``conflicts`` counts conflicting
@@ -40,18 +40,35 @@ _FACETS = {"zh": {"hardware": "硬件", "model": "模型", "workload": "负载",
                   "batch_size": "batch size"}}
 
 
-def _judge(mine, theirs, approx_rel):
-    """'conflict' | 'differ' (with facets) | None for two statements of one key."""
+def _judge(mine, theirs, approx_rel, memo):
+    """'conflict' | 'differ' (with facets) | None for two statements of one key.
+
+    Condition comparison is memoized by the pair of condition signatures: across a corpus
+    the same few setups meet each other thousands of times."""
     if mine.phase != theirs.phase or not mine.conds or not theirs.conds:
+        return None, ()
+    ck = (mine.sig[1], theirs.sig[1])
+    cmp = memo.get(ck)
+    if cmp is None:
+        cmp = memo[ck] = compare_conditions(mine.conds, theirs.conds)
+    shared_eq, differ = cmp
+    if not differ and shared_eq < 1:
         return None, ()
     if values_agree(mine.claim, theirs.claim, approx_rel) is not False:
         return None, ()
-    shared_eq, differ = compare_conditions(mine.conds, theirs.conds)
-    if differ:
-        return "differ", differ
-    if shared_eq >= 1:
-        return "conflict", ()
-    return None, ()
+    return ("differ", differ) if differ else ("conflict", ())
+
+
+def _by_conditions(corpus, key, approx_rel, groups) -> dict:
+    """The corpus's distinct statements of ``key`` by condition signature (cached)."""
+    cache = corpus.__dict__.setdefault("_caveat_by_cond", {})
+    ck = (key, approx_rel, id(groups))
+    if ck not in cache:
+        out = {}
+        for st, members in groups:
+            out.setdefault(st.sig[1], []).append((st, members))
+        cache[ck] = out
+    return cache[ck]
 
 
 def _cited(ctx, claim) -> set:
@@ -75,6 +92,13 @@ def _doc_cited(ctx) -> set:
 
 
 def facts(rule, ctx):
+    """Facts are the same for every rule of this kind with the same params: computed once."""
+    sig = repr(sorted((k, repr(v)) for k, v in rule.params.items()))
+    for f in ctx.memo(("contradiction.figure", sig), lambda: list(_facts(rule, ctx))):
+        yield dict(f)
+
+
+def _facts(rule, ctx):
     roles = set(rule.params.get("roles") or ())
     approx_rel = float(rule.params.get("approx_rel", 0.1))
     scopes = set(rule.params.get("scopes") or ())
@@ -83,6 +107,8 @@ def facts(rule, ctx):
     mine_all = statements(ctx.analysis, approx_rel)
     here = os.path.realpath(ctx.path)
     corpus = ctx.corpus if "corpus" in scopes else None
+    # condition-pair verdicts repeat across the documents of a run: memo on the corpus
+    memo = corpus.__dict__.setdefault("_caveat_cmp", {}) if corpus is not None else {}
 
     def short(p):
         return ctx.corpus.short(p) if ctx.corpus is not None else p
@@ -106,8 +132,10 @@ def facts(rule, ctx):
                     # figures of one line with one key are a deliberate list, not two statements
                     if other.line == claim.line:
                         continue
-                    verdict, dif = _judge(mine, mine_all[id(other)], approx_rel)
-                    if verdict:
+                    verdict, dif = _judge(mine, mine_all[id(other)], approx_rel, memo)
+                    # a document listing one metric under several setups is normal: only
+                    # conflicts count here ('not comparable' is kept for cited sources)
+                    if verdict == "conflict":
                         found.append((1, ctx.path, other, verdict, dif))
             cited = _cited(ctx, claim) if ext else set()
             if ext and cited:
@@ -127,19 +155,46 @@ def facts(rule, ctx):
             else:
                 ext_here = ext
             doc_cited = _doc_cited(ctx) if ext_here else set()
-            for st, members in ext_here:
-                others = [(p, r, c) for p, r, c in members if r != here]
-                if not others:
-                    continue
-                verdict, dif = _judge(mine, st, approx_rel)
-                if not verdict:
-                    continue
-                in_cited = [m for m in others if m[1] in cited]
-                if verdict == "differ" and not in_cited:
+            by_cond = _by_conditions(corpus, key, approx_rel, ext_here) if ext_here else {}
+            ext_found, agreeing_files = [], set()
+            for csig, sts in by_cond.items():
+                ck = (mine.sig[1], csig)
+                cmp = memo.get(ck)
+                if cmp is None:
+                    cmp = memo[ck] = compare_conditions(mine.conds, dict(csig))
+                if not cmp[1] and cmp[0] < 1:
+                    continue      # no shared facet: nothing to compare
+                if cmp[1] and not cited:
                     continue      # other setups elsewhere in the corpus are not news
-                p, r, c = (in_cited or others)[0]
-                rank = 0 if in_cited else 2 if r in doc_cited else 3
-                found.append((rank, p, c, verdict, dif))
+                for st, members in sts:
+                    if not cmp[1] and st.phase == mine.phase and \
+                            values_agree(claim, st.claim, approx_rel) is True:
+                        agreeing_files.update(r for _, r, _ in members if r != here)
+                        continue
+                    verdict, dif = _judge(mine, st, approx_rel, memo)
+                    if not verdict:
+                        continue
+                    in_cited = [m for m in members if m[1] in cited] if cited else []
+                    if verdict == "differ" and not in_cited:
+                        continue
+                    others = [m for m in members if m[1] != here]
+                    if not others:
+                        continue      # the only statement of this kind is this very file
+                    p, r, c = (in_cited or others)[0]
+                    rank = 0 if in_cited else 2 if r in doc_cited else 3
+                    ext_found.append((rank, p, c, verdict, dif, {m[1] for m in others}))
+            conflicting_files = set().union(*(f[5] for f in ext_found if f[3] == "conflict")) \
+                if ext_found else set()
+            if conflicting_files and len(agreeing_files) > len(conflicting_files) and \
+                    not any(f[0] == 0 and f[3] == "conflict" for f in ext_found):
+                # more files state this figure than contradict it: the outliers are reported
+                # when they are checked, not every file that agrees with the majority
+                ext_found = [f for f in ext_found if f[3] != "conflict"]
+            if agreeing_files & cited:
+                # the cited source states this figure under this setup too: that it also
+                # measured other setups is not worth a note
+                ext_found = [f for f in ext_found if f[3] != "differ"]
+            found += [f[:5] for f in ext_found]
             conflicts = sorted((f for f in found if f[3] == "conflict"), key=lambda f: f[0])
             differing = sorted((f for f in found if f[3] == "differ"), key=lambda f: f[0])
             if not conflicts and not differing:
