@@ -23,7 +23,7 @@ import os
 import re
 import sqlite3
 import sys
-from dataclasses import asdict, is_dataclass
+from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -230,6 +230,19 @@ def _hash_file(path) -> str:
         return hashlib.sha256(fh.read()).hexdigest()
 
 
+def _make(cls, d):
+    """A model object from its stored dict, ignoring keys the model no longer has."""
+    if not isinstance(d, dict):
+        return d
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in d.items() if k in names})
+
+
+_FIELDS: dict = {}
+
+
 def row_to_claim(row) -> Claim:
     """Rebuild a Claim (with Condition and Source objects) from a claims-table row."""
     (path, _idx, line, col, start, end, surface, kind, value, low, high, unit,
@@ -238,8 +251,8 @@ def row_to_claim(row) -> Claim:
      list_id, _date, _lang, _key, block, _phase, _eff, _borrowed) = row
     conds = {}
     for facet, cd in json.loads(conditions or "{}").items():
-        conds[facet] = Condition(**cd) if isinstance(cd, dict) else cd
-    srcs = [Source(**s) if isinstance(s, dict) else s for s in json.loads(sources or "[]")]
+        conds[facet] = _make(Condition, cd)
+    srcs = [_make(Source, s) for s in json.loads(sources or "[]")]
     return Claim(
         path=path, line=line, col=col, start=start, end=end, surface=surface, kind=kind,
         value=value, low=low, high=high, unit=unit, base_value=base_value, base_low=base_low,

@@ -106,7 +106,8 @@ def export_command(corpus, fmt, out_file, ledger_path, no_ledger, jobs):
     click.echo(f"{n} claims -> {out_file}")
 
 
-EXPORT_JSON_COLUMNS = ("conditions", "markers", "sources")
+EXPORT_JSON_COLUMNS = ("conditions", "markers", "sources", "eff_conditions", "borrowed")
+EXPORT_BOOL_COLUMNS = ("approx", "negative")
 
 
 def export_rows(led):
@@ -126,9 +127,11 @@ def export(led, fmt: str, out_file) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "jsonl":
         jcols = {cols.index(c) for c in EXPORT_JSON_COLUMNS}
+        bcols = {cols.index(c) for c in EXPORT_BOOL_COLUMNS}
         with open(out, "w", encoding="utf-8", newline="\n") as fh:
             for row in rows:
-                d = {c: (json.loads(v) if i in jcols and v is not None else v)
+                d = {c: (json.loads(v) if i in jcols and v is not None else
+                         bool(v) if i in bcols and v is not None else v)
                      for i, (c, v) in enumerate(zip(cols, row))}
                 fh.write(json.dumps(d, ensure_ascii=False) + "\n")
                 n += 1
