@@ -319,7 +319,8 @@ class Ledger:
         if problem != "new":
             if conn is not None:
                 conn.close()
-            notice(f"ledger {self.path} is {problem}; rebuilding it")
+            if not problem.startswith("at schema version"):   # an older ledger of ours: upgrade quietly
+                notice(f"ledger {self.path} is {problem}; rebuilding it")
             self._remove_files()
             conn = self._connect(self.path)
         self._init(conn)
@@ -434,6 +435,9 @@ class Ledger:
                 jobs.append((key, f, -1, -1, None))      # the worker records the InputError
                 continue
             old = known.get(key)
+            if not os.access(f, os.R_OK):
+                jobs.append((key, f, st.st_size, st.st_mtime_ns, None))   # now unreadable: say so
+                continue
             if old is not None and old[2] == st.st_size and old[3] == st.st_mtime_ns:
                 unchanged.append(key)
                 continue

@@ -77,7 +77,7 @@ def test_claims_by_key_reads_only_the_group(corpus):
         assert len(led.claims_by_key({"speedup|eagle|"}, exclude_paths=files[:2])) == 3
 
 
-@pytest.mark.parametrize("damage", ["garbage", "foreign", "old_version"])
+@pytest.mark.parametrize("damage", ["garbage", "foreign", "missing_tables"])
 def test_corrupt_or_foreign_ledger_is_rebuilt_with_a_notice(corpus, capsys, damage):
     path = corpus / ".caveat" / "ledger.sqlite"
     path.parent.mkdir()
@@ -86,9 +86,9 @@ def test_corrupt_or_foreign_ledger_is_rebuilt_with_a_notice(corpus, capsys, dama
     else:
         con = sqlite3.connect(path)
         con.execute("CREATE TABLE notes (x)")
-        if damage == "old_version":
+        if damage == "missing_tables":
             con.execute(f"PRAGMA application_id = {L.APPLICATION_ID}")
-            con.execute("PRAGMA user_version = 0")
+            con.execute(f"PRAGMA user_version = {L.SCHEMA_VERSION}")
         con.commit()
         con.close()
     with L.Ledger.for_roots([corpus], jobs=1) as led:
@@ -99,6 +99,21 @@ def test_corrupt_or_foreign_ledger_is_rebuilt_with_a_notice(corpus, capsys, dama
     with L.Ledger.for_roots([corpus], jobs=1) as led:      # and it is healthy afterwards
         led.analyses_for(L.corpus_files([corpus]))
     assert "rebuilding" not in capsys.readouterr().err
+
+
+def test_older_schema_is_upgraded_quietly(corpus, capsys):
+    path = corpus / ".caveat" / "ledger.sqlite"
+    path.parent.mkdir()
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE files (path)")
+    con.execute(f"PRAGMA application_id = {L.APPLICATION_ID}")
+    con.execute(f"PRAGMA user_version = {L.SCHEMA_VERSION - 1}")
+    con.commit()
+    con.close()
+    with L.Ledger.for_roots([corpus], jobs=1) as led:
+        assert sum(len(v) for v in led.analyses_for(L.corpus_files([corpus])).values()) == 5
+    assert capsys.readouterr().err == ""
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == L.SCHEMA_VERSION
 
 
 def test_unwritable_location_falls_back_to_memory(corpus, tmp_path, capsys):
