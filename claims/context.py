@@ -69,18 +69,20 @@ def _setup_rx():
 
 @lru_cache(maxsize=None)
 def _setup_section_rx():
-    return re.compile(load("sections.yaml")["setup_section"])
+    d = load("sections.yaml")
+    return re.compile(d["setup_section"]), re.compile(d["appendix_section"])
 
 
-def _unmasked(spans, masked):
-    """Drop mentions that start inside a masked range (code, URL, path)."""
+def _unmasked(spans, masked, text=None):
+    """Drop mentions that start inside a masked range (URL, path, tag).  With ``text``, a
+    mention inside inline code is kept: '**Model**: `Qwen/Qwen-32B`' names the model."""
     if not masked:
         return spans
     starts = [a for a, _ in masked]
     out = []
     for sp in spans:
         k = bisect.bisect_right(starts, sp[2]) - 1
-        if k >= 0 and masked[k][0] <= sp[2] < masked[k][1]:
+        if k >= 0 and masked[k][0] <= sp[2] < masked[k][1] and not (text is not None and text[masked[k][0]] == "`"):
             continue
         out.append(sp)
     return out
@@ -106,7 +108,7 @@ class _BlockInfo:
     def conds(self):
         if self._conds is None:
             b = self.b
-            self._conds = _unmasked(find_conditions(self.doc.text, b.start, b.end), b.masked)
+            self._conds = _unmasked(find_conditions(self.doc.text, b.start, b.end), b.masked, self.doc.text)
         return self._conds
 
     @property
@@ -318,10 +320,15 @@ def annotate(doc, claims) -> list:
             entry_conds[k] = setup_of(entry_blocks.get(k, ()), ("entry_heading",))
         return entry_conds[k]
 
-    setup_children = {}
+    setup_children, doc_setup = {}, []
+    setup_rx, appendix_rx = _setup_section_rx()
     for k, sec in enumerate(doc.sections):
-        if sec.parent is not None and _setup_section_rx().match(_clean_title(sec.title)):
-            setup_children.setdefault(sec.parent, []).append(k)
+        if setup_rx.match(_clean_title(sec.title)):
+            parent = sec.parent
+            if parent is None or appendix_rx.match(_clean_title(doc.sections[parent].title)):
+                doc_setup.append(k)      # a top-level or appendix setup section: the whole document's setup
+            else:
+                setup_children.setdefault(parent, []).append(k)
 
     def conds_section(k):
         if k not in section_conds:
@@ -341,6 +348,8 @@ def annotate(doc, claims) -> list:
         nonlocal doc_conds
         if doc_conds is None:
             doc_conds = setup_of(header_blocks, ("heading",))
+            for k in doc_setup:
+                doc_conds = doc_conds + [x for i in section_blocks.get(k, ()) for x in binfo(i).conds]
         return doc_conds
 
     bsrc = {}
@@ -416,7 +425,7 @@ def annotate(doc, claims) -> list:
             # long prose: read only the figure's sentence, not the whole paragraph
             key = (c.block, sent)
             if key not in sent_conds:
-                sent_conds[key] = _unmasked(find_conditions(text, sent[0], sent[1]), b.masked)
+                sent_conds[key] = _unmasked(find_conditions(text, sent[0], sent[1]), b.masked, text)
             in_sent = list(sent_conds[key])
         else:
             in_sent = [x for x in bi.conds if sent[0] <= x[2] < sent[1]]
@@ -428,7 +437,7 @@ def annotate(doc, claims) -> list:
             prev = _bounds(text, b.start, b.end, sent[0] - 1, sent[0] - 1, _SENT_END)
             key = (c.block, prev)
             if key not in sent_conds:
-                sent_conds[key] = _unmasked(find_conditions(text, prev[0], prev[1]), b.masked)
+                sent_conds[key] = _unmasked(find_conditions(text, prev[0], prev[1]), b.masked, text)
             put(sent_conds[key], "bullet")
         if b.kind == "table_cell" and b.row is not None:
             row = [x for i in row_blocks.get((b.section, b.line, b.row), ()) for x in binfo(i).conds]

@@ -88,6 +88,15 @@ def _section_role(title: str):
     return None
 
 
+def _strip_bold(title: str) -> str:
+    """'**Performance Results**' -> 'Performance Results' (emphasis around a whole heading is markup)."""
+    t = title.strip()
+    for mark in ("**", "__"):
+        if len(t) > 4 and t.startswith(mark) and t.endswith(mark) and mark not in t[2:-2]:
+            return t[2:-2].strip()
+    return t
+
+
 def _clean_title(title: str) -> str:
     t = title.strip().strip("*").strip()
     t = re.sub(r"^(?:[一二三四五六七八九十]{1,3}\s*[、．.]|\d{1,3}(?:\.\d{1,3})*[.、)]?)\s*", "", t)
@@ -271,7 +280,7 @@ class _Walk:
         parent = self.stack[-1] if self.stack else None
         clean = _clean_title(title)
         role = _section_role(clean) or (doc.sections[parent].role if parent is not None else None) or "body"
-        sec = Section(title=title.strip(), line=line, level=level, role=role, parent=parent)
+        sec = Section(title=_strip_bold(title), line=line, level=level, role=role, parent=parent)
         m = _rx()["count"].search(title)
         masked = []
         if m:

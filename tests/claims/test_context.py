@@ -263,3 +263,13 @@ def test_vs_pair_shares_the_unit_written_once():
     comps = annotate(doc, [left, a, g])
     assert [(c.left, c.right, c.gap, c.form) for c in comps] == [(0, 1, 2, "vs")]
     assert (left.kind, left.base_unit, left.base_value) == ("throughput", "token / second", 16200)
+
+
+def test_appendix_setup_is_the_documents_and_code_spans_name_models():
+    text = ("# Post\n\n## Results\n\n- Throughput rose 25%.\n\n## **Appendix**\n\n### **A.1: Benchmark Setup Details**\n\n"
+            "* **Model**: `Qwen/Qwen-32B`.\n* **Hardware**: 8 pods on **2 NVIDIA H100 GPUs** each.\n")
+    doc = segment(text)
+    assert doc.sections[1].title == "Appendix"
+    c = make(doc, 5, "25%", 0.25)
+    annotate(doc, [c])
+    assert cond_values(c) == {"model": ("Qwen 32B", "document"), "hardware": ("2×H100", "document")}
