@@ -39,6 +39,7 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 LEDGER_APPROX_REL = 0.1
 # Below this many changed files, starting worker processes costs more than it saves.
 PARALLEL_MIN_FILES = 24
+STORE_BATCH = 256           # files per write transaction during a sync
 
 # Claim fields stored as columns, in table order. JSON columns hold lists/dicts.
 CLAIM_COLUMNS = (
@@ -449,8 +450,18 @@ class Ledger:
                 unchanged.append(key)
                 continue
             jobs.append((key, f, st.st_size, st.st_mtime_ns, digest))
-        results = self._run_jobs(jobs)
-        self._store(results)
+        # results are stored in batches as they arrive: memory stays flat and an
+        # interrupted cold run keeps what it extracted
+        batch = []
+        for r in self._run_jobs(jobs):
+            self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
+            if r[7]:
+                self.errors.append(r[7])
+            batch.append(r)
+            if len(batch) >= STORE_BATCH:
+                self._store(batch)
+                batch = []
+        self._store(batch)
         self.stats.update(files=len(files), extracted=len(jobs), reused=len(unchanged))
         for key in unchanged:
             r = known.get(key)
@@ -458,18 +469,18 @@ class Ledger:
                 self.meta[key] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[6]}
                 if r[6]:
                     self.errors.append(r[6])
-        for r in results:
-            self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
-            if r[7]:
-                self.errors.append(r[7])
         return keys
 
-    def _run_jobs(self, jobs) -> list:
+    def _run_jobs(self, jobs):
+        """Extraction results, in job order: in worker processes when there are several
+        cores and enough files to pay for starting them."""
         if not jobs:
-            return []
+            return
         workers = min(self.jobs, len(jobs))
         if workers <= 1 or len(jobs) < PARALLEL_MIN_FILES:
-            return [_extract_job(j) for j in jobs]
+            for j in jobs:
+                yield _extract_job(j)
+            return
         import multiprocessing as mp
         try:
             ctx = mp.get_context("fork")
@@ -477,7 +488,7 @@ class Ledger:
             ctx = mp.get_context()
         chunk = max(1, min(64, len(jobs) // (workers * 8)))
         with ctx.Pool(workers) as pool:
-            return list(pool.imap(_extract_job, jobs, chunksize=chunk))
+            yield from pool.imap(_extract_job, jobs, chunksize=chunk)
 
     def _store(self, results) -> None:
         if not results:
