@@ -131,6 +131,29 @@ def test_unreadable_file_in_corpus_is_reported_run_goes_on(tmp_path, briefing_co
         bad.chmod(0o644)
 
 
+@pytest.mark.xfail(strict=True, reason="claims/reader.py opens any path that exists: a FIFO blocks "
+                   "the run forever waiting for a writer (needs a regular-file check before open)")
+def test_fifo_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    proc = run_caveat(["check", fifo], timeout=20)
+    assert_one_line_error(proc, "pipe.md")
+
+
+@pytest.mark.xfail(strict=True, reason="validator/engine.py: a file name that is not UTF-8 (surrogate "
+                   "escapes) reaches durable_rules in every fact; pyAssertFact rejects it and the valid "
+                   "file is reported as 'internal error' instead of checked")
+def test_file_name_that_is_not_utf8_is_checked(tmp_path):
+    d = tmp_path / "d"
+    d.mkdir()
+    name = os.fsdecode(b"bad\xff.md")
+    (d / name).write_text("SGLang is 29% faster than vLLM.\n", encoding="utf-8")
+    proc = run_caveat(["check", "--format", "json", d])
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode in (0, 1), proc.stderr
+    assert json.loads(proc.stdout)["findings"]
+
+
 # ---------------------------------------------------------------- corpus
 
 @pytest.mark.xfail(strict=True, reason="validator/corpus.py markdown_files drops a looping symlink "
@@ -261,6 +284,19 @@ def test_directory_run_goes_on_past_bad_file(tmp_path, briefing_copy):
     assert_one_line_error(proc, "zz-binary.md")
     paths = {Path(f["path"]).name for f in json.loads(proc.stdout)["findings"]}
     assert {b.name for b in BRIEFINGS} & paths, "findings of the good briefings are missing"
+
+
+@pytest.mark.xfail(strict=True, reason="validator/report_cmd.py prints the bad corpus file's line "
+                   "but exits 0: a multi-file run with a bad file must exit 2 at the end")
+def test_report_goes_on_past_bad_file_and_exits_2(tmp_path, briefing_copy):
+    write(briefing_copy / "inbox" / "zz-binary.md", b"\x00\x01" * 10)
+    out = tmp_path / "out"
+    proc = run_caveat(["report", briefing_copy, "--out", out, "--no-ledger", "--jobs", "1"], timeout=120)
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    lines = error_lines(proc.stderr)
+    assert len(lines) == 1 and "zz-binary.md" in lines[0], lines
+    assert json.loads((out / "report.json").read_text(encoding="utf-8"))["summary"]["files"] >= 4
 
 
 # ---------------------------------------------------------------- --debug
