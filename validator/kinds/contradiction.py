@@ -27,9 +27,11 @@ from ..facts import base_fact, compare_conditions, evidence_of, statements, valu
 
 NAME = "contradiction.figure"
 FAMILY = "contradiction"
-PARAMS = {"roles": list, "approx_rel": float, "scopes": list, "max_evidence": int}
+PARAMS = {"roles": list, "approx_rel": float, "scopes": list, "max_evidence": int, "kinds": list}
 DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
-            "scopes": ["document", "corpus"], "max_evidence": 5}
+            "scopes": ["document", "corpus"], "max_evidence": 5,
+            "kinds": ["percent", "percentage_point", "ratio", "throughput", "latency", "duration",
+                      "memory", "bandwidth", "currency", "compute"]}
 FIELDS = {"conflicts": int, "not_comparable": int, "scope": str, "metric": str, "kind": str,
           "role": str}
 WHEN = {"field": "conflicts", "gt": 0}
@@ -100,6 +102,7 @@ def facts(rule, ctx):
 
 def _facts(rule, ctx):
     roles = set(rule.params.get("roles") or ())
+    kinds = set(rule.params.get("kinds") or ())
     approx_rel = float(rule.params.get("approx_rel", 0.1))
     scopes = set(rule.params.get("scopes") or ())
     max_ev = int(rule.params.get("max_evidence", 5))
@@ -117,7 +120,8 @@ def _facts(rule, ctx):
         return ctx.corpus.display_path(p) if ctx.corpus is not None else p
 
     for key, group in ctx.groups().items():
-        in_scope = [c for c in group if c.role in roles]
+        # counts of things (entries, GPUs, requests) are the count family's business
+        in_scope = [c for c in group if c.role in roles and c.kind in kinds]
         if not in_scope:
             continue
         ext = corpus.statement_groups(key, approx_rel) if corpus is not None else []
@@ -130,7 +134,8 @@ def _facts(rule, ctx):
             if "document" in scopes:
                 for other in in_scope[:i]:
                     # figures of one line with one key are a deliberate list, not two statements
-                    if other.line == claim.line:
+                    if other.line == claim.line or (other.block is not None
+                                                    and other.block == claim.block):
                         continue
                     verdict, dif = _judge(mine, mine_all[id(other)], approx_rel, memo)
                     # a document listing one metric under several setups is normal: only
