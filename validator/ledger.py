@@ -270,6 +270,9 @@ class Ledger:
 
     def __init__(self, path=None, root=None, jobs: Optional[int] = None):
         self.root = Path(root).resolve() if root else None
+        # the root as resolved and as written: prefixes that make a file's ledger name
+        self._bases = [] if root is None else sorted(
+            {os.path.join(str(self.root), ""), os.path.join(os.path.abspath(str(root)), "")}, key=len, reverse=True)
         if path is None and self.root is not None:
             path = self.root / DEFAULT_RELPATH
         self.path = str(path) if path is not None else ":memory:"
@@ -400,13 +403,20 @@ class Ledger:
 
     # -- keys --------------------------------------------------------------------------
     def key_of(self, path) -> str:
-        ap = Path(os.path.realpath(path))      # never raises, even on a symlink loop
+        """The ledger's name for a file: relative to the root when under it (posix), else
+        absolute. Plain string work for the usual case (no syscalls); symlinks are
+        resolved only for paths outside the root as written."""
+        ap = os.path.abspath(path)
         if self.root is not None:
-            try:
-                return ap.relative_to(self.root).as_posix()
-            except ValueError:
-                pass
-        return ap.as_posix()
+            for base in self._bases:
+                if ap.startswith(base):
+                    return ap[len(base):].replace(os.sep, "/")
+            real = os.path.realpath(ap)            # never raises, even on a symlink loop
+            for base in self._bases:
+                if real.startswith(base):
+                    return real[len(base):].replace(os.sep, "/")
+            return real.replace(os.sep, "/")
+        return os.path.realpath(ap).replace(os.sep, "/")
 
     # -- syncing -----------------------------------------------------------------------
     def sync(self, files) -> dict:
