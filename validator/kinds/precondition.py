@@ -10,17 +10,21 @@ missing conditions, the fact carries that place as evidence and the message says
 from __future__ import annotations
 
 import os
+import re
+from functools import lru_cache
 
 from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agree
 
 NAME = "precondition.missing_facets"
 FAMILY = "precondition"
 PARAMS = {"required": dict, "roles": list, "approx_rel": float, "kinds": list,
-          "max_latency_seconds": float, "min_memory_bytes": float}
+          "max_latency_seconds": float, "min_memory_bytes": float, "metric_kinds": dict,
+          "size_words": list}
 DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
             "kinds": ["percent", "percentage_point", "ratio", "throughput", "latency", "duration",
                       "memory"],
-            "max_latency_seconds": 60.0, "min_memory_bytes": 1e9}
+            "max_latency_seconds": 60.0, "min_memory_bytes": 1e9, "metric_kinds": {},
+            "size_words": []}
 FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missing_count": int,
           "present_count": int, "conditional": bool, "has_evidence": bool}
 WHEN = {"all": [{"field": "missing_count", "gt": 0}, {"field": "conditional", "eq": False}]}
@@ -86,6 +90,13 @@ def _seconds(claim) -> float:
     return abs(v) if v is not None and claim.base_unit == "second" else 0.0
 
 
+@lru_cache(maxsize=32)
+def _words_rx(words):
+    if not words:
+        return None
+    return re.compile(r"\s*(?:的\s*)?(?:%s)" % "|".join(re.escape(w) for w in words), re.IGNORECASE)
+
+
 def _bytes(claim) -> float:
     v = claim.base_value if claim.base_value is not None else claim.base_high
     return abs(v) if v is not None and claim.base_unit in ("byte", "bit") else float("inf")
@@ -98,6 +109,9 @@ def facts(rule, ctx):
     kinds = set(rule.params.get("kinds") or ())
     max_lat = float(rule.params.get("max_latency_seconds", 60.0))
     min_mem = float(rule.params.get("min_memory_bytes", 1e9))
+    metric_kinds = rule.params.get("metric_kinds") or {}
+    size_rx = _words_rx(tuple(rule.params.get("size_words") or ()))
+    text = ctx.document.text
     lang = ctx.lang
     for claim in ctx.analysis.claims:
         if claim.role not in roles:
@@ -108,6 +122,11 @@ def facts(rule, ctx):
             continue      # '8 bytes per entry', '339 KB per token': sizes, not a footprint
         if claim.kind not in kinds:
             continue      # counts, model sizes, prices: not performance figures
+        allowed = metric_kinds.get(claim.metric or "")
+        if allowed and claim.kind not in allowed:
+            continue      # 'TPOT measured at 32 QPS': a load level, not a TPOT figure
+        if claim.kind == "memory" and size_rx is not None and size_rx.match(text, claim.end):
+            continue      # '3.4 GB 模型', '16 GB 显卡': a file or card size, not a footprint
         markers = ctx.markers_of(claim)
         conditional = "conditional" in markers
         need = list(required.get(claim.metric or "", ()) or ())
