@@ -6,9 +6,15 @@ re-extracts only the files whose content changed and a pre-commit check over a
 large corpus costs about one file's work.
 
 Use:
-    led = Ledger.for_roots(["corpus/"])          # <root>/.caveat/ledger.sqlite
+    led = Ledger.for_roots(["corpus/"])          # <root>/.caveat/ledger.sqlite ($CAVEAT_LEDGER)
     claims_by_path = led.analyses_for(files)     # {path: [Claim]}, re-extracting changed files
-    led.claims_by_key({("speedup", "eagle-3", None)})   # only the groups a check needs
+    led.claims_by_key({"speedup|eagle3|"})       # [(path, Claim)] of the keys a check needs
+
+validator/corpus.py uses it through ``CorpusIndex`` (sync the corpus once per run, then
+one indexed query per claim key; each claim carries the phase and effective conditions
+computed when its file was extracted, so its file need not be loaded). Every row also
+keeps what the contradiction rule derives from the whole document, so the report, the
+check and an export grouped elsewhere (benchmark/BEYOND.md) judge figures alike.
 
 Robustness: the schema is versioned (``PRAGMA user_version``, ``application_id``);
 a corrupt or foreign file is rebuilt with a one-line notice on stderr; concurrent
@@ -33,7 +39,6 @@ from validator.facts import claim_key
 SCHEMA_VERSION = 3
 APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
 DEFAULT_RELPATH = Path(".caveat") / "ledger.sqlite"
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 # The approx_rel with which effective conditions are computed at extraction (the
 # contradiction rule's default); a rule with another value recomputes from the file.
 LEDGER_APPROX_REL = 0.1
@@ -120,20 +125,13 @@ def notice(message: str) -> None:
 
 
 def corpus_files(roots: Iterable) -> list:
-    """Every Markdown file under the roots (a file root counts as itself), sorted,
-    skipping hidden folders such as .git and .caveat."""
+    """Every Markdown file under the roots, as `caveat check --corpus` lists them
+    (validator.corpus.markdown_files: hidden folders and symlink loops skipped), sorted."""
+    from validator.corpus import markdown_files
     out = set()
     for root in roots:
-        root = Path(root)
-        if root.is_file():
-            out.add(root)
-            continue
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "node_modules"]
-            for name in filenames:
-                if name.lower().endswith(MARKDOWN_SUFFIXES):
-                    out.add(Path(dirpath) / name)
-    return sorted(out, key=lambda p: str(p))
+        out.update(markdown_files(str(root)))
+    return sorted(out)
 
 
 def _jsonable(obj):
