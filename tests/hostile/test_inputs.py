@@ -136,7 +136,7 @@ def test_unreadable_file_in_corpus_is_reported_run_goes_on(tmp_path, briefing_co
 def test_fifo_is_refused_not_waited_on(tmp_path):
     fifo = tmp_path / "pipe.md"
     os.mkfifo(fifo)
-    proc = run_caveat(["check", fifo], timeout=20)
+    proc = run_caveat(["check", fifo], timeout=8)
     assert_one_line_error(proc, "pipe.md")
 
 

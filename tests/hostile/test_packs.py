@@ -255,5 +255,5 @@ def test_config_warnings_pattern_that_backtracks_is_a_clean_error(tmp_path):
     doc = tmp_path / "b.md"
     doc.write_text("# T\n\n## " + "a" * 60 + "!\n\nSGLang 29% faster.\n", encoding="utf-8")
     for cmd in (["warnings", doc], ["check", doc]):
-        proc = run_caveat(cmd, cwd=tmp_path, timeout=20)
+        proc = run_caveat(cmd, cwd=tmp_path, timeout=8)
         assert_one_line_error(proc, ".caveat.yaml:1", "warnings-patterns")
