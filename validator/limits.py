@@ -52,7 +52,14 @@ MAX_FACTS_PER_SESSION = 40_000
 
 
 class RegexError(UsageError):
-    """A user regex that does not compile, is too long, or runs past its timeout."""
+    """A user regex that does not compile, is too long, or runs past its timeout.
+
+    ``str()`` is the whole line (file:line: rule R: reason); ``reason`` is the part
+    after the location, for callers that report the location their own way."""
+
+    def __init__(self, where: str, reason: str):
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
 
 
 def _where(rule: str, path: str | None, line: int | None) -> str:
@@ -80,9 +87,9 @@ class SafeRegex:
 
     def _timed_out(self, doc: str | None) -> RegexError:
         on = f" on {doc}" if doc else ""
-        return RegexError(
-            f"{_where(self.rule, self.path, self.line)}: regex {self.pattern!r} "
-            f"timed out after {self.timeout:g}s{on} (catastrophic backtracking?)")
+        return RegexError(_where(self.rule, self.path, self.line),
+                          f"regex {self.pattern!r} timed out after {self.timeout:g}s{on} "
+                          f"(catastrophic backtracking?)")
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None, *, doc: str | None = None):
         try:
@@ -133,13 +140,13 @@ def safe_regex(pattern, *, rule: str, path: str | None = None, line: int | None 
     rather than stalling on the first long line of a briefing."""
     where = _where(rule, path, line)
     if not isinstance(pattern, str):
-        raise RegexError(f"{where}: regex must be a string, got {type(pattern).__name__}")
+        raise RegexError(where, f"regex must be a string, got {type(pattern).__name__}")
     if len(pattern) > MAX_REGEX_CHARS:
-        raise RegexError(f"{where}: regex is {len(pattern)} characters long (limit {MAX_REGEX_CHARS})")
+        raise RegexError(where, f"regex is {len(pattern)} characters long (limit {MAX_REGEX_CHARS})")
     try:
         compiled = regex.compile(pattern, flags)
     except (regex.error, ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
-        raise RegexError(f"{where}: invalid regex {pattern!r}: {exc}") from None
+        raise RegexError(where, f"invalid regex {pattern!r}: {exc}") from None
     if probe:
         import time
         spent_until = time.perf_counter() + REGEX_PROBE_BUDGET_S
@@ -149,7 +156,6 @@ def safe_regex(pattern, *, rule: str, path: str | None = None, line: int | None 
             try:
                 compiled.search(s, timeout=REGEX_PROBE_TIMEOUT_S)
             except TimeoutError:
-                raise RegexError(
-                    f"{where}: regex {pattern!r} backtracks catastrophically "
-                    f"(no result within {REGEX_PROBE_TIMEOUT_S:g}s on a {len(s)}-character input)") from None
+                raise RegexError(where, f"regex {pattern!r} backtracks catastrophically (no result "
+                                        f"within {REGEX_PROBE_TIMEOUT_S:g}s on a {len(s)}-character input)") from None
     return SafeRegex(compiled, pattern, rule, path, line, timeout)
