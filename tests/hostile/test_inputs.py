@@ -154,6 +154,23 @@ def test_file_name_that_is_not_utf8_is_checked(tmp_path):
     assert json.loads(proc.stdout)["findings"]
 
 
+@pytest.mark.xfail(strict=True, reason="validator/cli.py expand_paths and validator/corpus.py "
+                   "markdown_files walk with os.walk and no onerror: an unreadable folder is skipped "
+                   "silently and the run passes on an incomplete set of files")
+def test_unreadable_folder_is_reported(tmp_path):
+    prefix = _no_dac_prefix()
+    d = tmp_path / "briefs"
+    write(d / "a.md", GOOD_TEXT)
+    locked = d / "locked"
+    write(locked / "b.md", GOOD_TEXT)
+    locked.chmod(0)
+    try:
+        proc = run_caveat(["check", d], prefix=prefix)
+        assert_one_line_error(proc, "locked")
+    finally:
+        locked.chmod(0o755)
+
+
 # ---------------------------------------------------------------- corpus
 
 @pytest.mark.xfail(strict=True, reason="validator/corpus.py markdown_files drops a looping symlink "
