@@ -22,13 +22,20 @@ with::
                                       # when present, the loader rejects unknown {placeholders}
     def facts(rule, ctx) -> Iterable[dict]
 
+A module may instead hold several kinds: ``KINDS = [obj, ...]``, each object carrying the
+attributes above (a class with static ``facts`` or a ``SimpleNamespace``).
+
 ``rule`` is a ``validator.packs.Rule`` (``.code``, ``.name``, ``.family``, ``.severity``,
 ``.params`` with overrides applied, ``.message``, ``.fix``, ``.acknowledgeable``).
 ``ctx`` is a ``validator.facts.Context`` with ``.analysis`` (the current
 ``claims.api.Analysis``: ``.document``, ``.claims``, ``.comparisons``), ``.corpus``
 (``validator.corpus.Corpus``: ``resolve(ref, from_path) -> path | None``, ``analysis(path)``,
 ``by_key(key)`` → claims from other corpus documents), ``.lang`` ('zh' | 'en') and
-helpers (``ctx.groups()``: the document's claims grouped by claim key).
+helpers: ``ctx.groups()`` (the document's claims grouped by claim key), ``ctx.markers_of``,
+``ctx.cited_analyses(claim)``, ``ctx.external(key)``, ``ctx.memo(key, fn)`` (share work between
+rules of one kind). ``validator.facts`` has the shared numerics: ``interval`` (precision-aware,
+statcheck/GRIM style), ``values_agree``, ``conditions_of``, ``compare_conditions``,
+``statements`` (key, phase and effective conditions per claim).
 
 Each fact is a FLAT dict of scalars (str, int, float, bool): ``path, line, col,
 end_line, end_col, surface, key`` plus the kind's ``FIELDS``. Every field named in
