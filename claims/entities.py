@@ -34,10 +34,10 @@ def _tables():
     sys_rx = re.compile(_WORD_BEFORE + "(?:" + alt(sys_alias) + ")" + _WORD_AFTER, re.IGNORECASE)
     # hardware: optional count '8×', '8x', '8 x ', '96 ' before, optional memory size after
     hw_rx = re.compile(
-        r"(?<![A-Za-z0-9_])(?:(?P<n>\d{1,5})\s*(?:[×xX*]|块|张|卡|颗)?\s*)?"
-        r"(?:(?:NVIDIA|Nvidia|AMD|Intel|Google)\s+)?(?:(?:Instinct|Tesla|GeForce|Radeon)(?:™|®)?\s+)?"   # '8× AMD Instinct™ MI300X'
+        r"(?<![A-Za-z0-9_])(?:(?P<n>\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)?\s{0,3})?"
+        r"(?:(?:NVIDIA|Nvidia|AMD|Intel|Google)\s{1,3})?(?:(?:Instinct|Tesla|GeForce|Radeon)(?:™|®)?\s{1,3})?"   # '8× AMD Instinct™ MI300X'
         r"(?P<hw>" + alt(hw_alias) + r")"
-        r"(?:\s*(?:SXM\d?|PCIe|NVL\d*))?(?:\s*(?P<mem>\d{2,3})\s*G(?:i?B)?)?" + r"(?![A-Za-z0-9_])",
+        r"(?:\s{0,3}(?:SXM\d?|PCIe|NVL\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}G(?:i?B)?)?" + r"(?![A-Za-z0-9_])",
         re.IGNORECASE)
     model_rx = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join("(?:%s)" % p for p in data.get("models") or []) + r")(?![A-Za-z0-9_])",
                           re.IGNORECASE)

@@ -48,9 +48,10 @@ _BULLET = re.compile(r"^(\s{0,12})(?:[-*+•]|\d{1,3}[.)、])\s+")
 # '要点： - a - b': a short label ending in a colon, then ' - '.
 _PACKED = re.compile(r"^[^|\n]{0,30}?[：:]\s*-\s+\S")
 # split points of a packed line: ' - ' not between two digits ('2 - 5%' is a range)
-_PACK_SPLIT = re.compile(r"(?<!\d)\s+-\s+|\s+-\s+(?!\d)")
+_PACK_SPLIT = re.compile(r"(?<!\d)\s{1,4}-\s{1,4}|\s{1,4}-\s{1,4}(?!\d)")
 _NUMBERED_HEADING = re.compile(r"^\s*(?P<label>\d{1,3})[.、)]\s+\S")
-_DELIM_ROW = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(?:\|\s*:?-{1,}:?\s*)+\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
+# no two adjacent \s* (backtracking between them is quadratic on a long blank run)
+_DELIM_ROW = re.compile(r"^\s*(?:\|\s*)?:?-+:?(?:\s*\|\s*:?-+:?)+\s*\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
 # Language share by byte classes of the UTF-8 text: lead bytes E4-E9 start U+4000-U+9FFF (the
 # CJK ideographs); a regex class over those ranges costs ~15 ms to compile at every start-up.
 _NOT_HAN_LEAD = bytes(b for b in range(256) if not 0xE4 <= b <= 0xE9)
@@ -62,9 +63,9 @@ _MASK_RX = re.compile(
     r"https?://[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"             # URLs
     r"|www\.[A-Za-z0-9-]{1,200}\.[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"
     r"|\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,500}\")?\)"            # link targets '](…)'
-    r"|</?[A-Za-z][A-Za-z0-9:-]{0,40}(?:\s[^<>\n]{0,2000})?/?>"   # HTML / JSX tags
-    r"|(?<![\w/.])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.(?:md|mdx|txt|py|json|ya?ml|pdf|html?|ipynb|csv|sh|rs|go|cpp|cu|h)(?![\w])"
-    r"|(?<![\w/])[\w.-]{1,200}\.(?:md|mdx|py|ipynb)(?![\w])"      # bare file names
+    r"|</?[A-Za-z][A-Za-z0-9:-]{0,40}(?:\s[^<>\n]{0,300})?/?>"   # HTML / JSX tags
+    r"|(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.(?:md|mdx|txt|py|json|ya?ml|pdf|html?|ipynb|csv|sh|rs|go|cpp|cu|h)(?![\w])"
+    r"|(?<![\w/.-])[\w.-]{1,200}\.(?:md|mdx|py|ipynb)(?![\w])"      # bare file names
     r"|arXiv\s*[:：]?\s*\d{4}\.\d{4,5}(?:v\d{1,3})?"               # arXiv ids
     r"|[⭐★☆]{1,20}"                                               # star ratings
     r"|&#?[A-Za-z0-9]{1,10};"                                      # HTML entities
@@ -75,7 +76,8 @@ _MASK_RX = re.compile(
 _URL_RX = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,2000}")
 _ARXIV_RX = re.compile(r"(?:arXiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\d{4,5}(?:v\d{1,3})?)", re.IGNORECASE)
 _BARE_ARXIV = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d{1,3})?(?![\w.])")
-_PATH_RX = re.compile(r"(?<![\w/.])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/])[\w.-]{1,200}\.mdx?(?![\w])")
+# the look-behinds start a match only at the head of a [\w.-] run: no re-scan from inside it
+_PATH_RX = re.compile(r"(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/.-])[\w.-]{1,200}\.mdx?(?![\w])")
 _STARS = re.compile(r"[⭐★]")
 _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
 
@@ -473,10 +475,15 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             continue
         w.table_row = None
 
+        # the line-kind patterns read the line without its indentation: a regex starting
+        # '^\s*' on a line with a huge indent would backtrack through it
+        lead = len(content) - len(content.lstrip())
+        body = content[lead:]
+
         # Chinese ordinal section line without '#'
-        m = rx["ordinal"].match(content)
+        m = rx["ordinal"].match(body)
         if m and c != "html":
-            w.open_section(content, line_no, 2, s + m.start(), e)
+            w.open_section(body, line_no, 2, s + lead, e)
             # the title text is the whole line: '四、…（3 条）'
             i += 1
             continue
@@ -484,18 +491,18 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
         # entry line: '增量 2 · …', '⚠️ T1 待核实 · …'
         ent = None
         for erx in rx["entries"]:
-            ent = erx.match(content)
+            ent = erx.match(body)
             if ent:
                 break
         if ent and not _BULLET.match(content):
-            w.open_entry(ent.group("label"), stripped, line_no, s + (len(content) - len(content.lstrip())), e)
+            w.open_entry(ent.group("label"), stripped, line_no, s + lead, e)
             i += 1
             continue
 
         # source line '来源：…' / 'Sources reviewed: …'
-        sm = rx["source_line"].match(content)
+        sm = rx["source_line"].match(body)
         if sm:
-            srcs = parse_sources(text, s + sm.start("rest"), e, line_no, s, "line")
+            srcs = parse_sources(text, s + lead + sm.start("rest"), e, line_no, s, "line")
             if srcs:
                 for src in srcs:
                     src.origin = "line"
@@ -532,7 +539,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             continue
         if bm:
             w.open_block = w.add_block(body_s, e, line_no, "bullet")
-        elif (w.open_block is not None and not rx["label_line"].match(content)
+        elif (w.open_block is not None and not rx["label_line"].match(body)
               and c != "html" and _wraps(text, doc.blocks[w.open_block].end)):
             w.extend_block(w.open_block, e)     # a wrapped paragraph or bullet line
         else:

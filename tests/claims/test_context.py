@@ -273,3 +273,14 @@ def test_appendix_setup_is_the_documents_and_code_spans_name_models():
     c = make(doc, 5, "25%", 0.25)
     annotate(doc, [c])
     assert cond_values(c) == {"model": ("Qwen 32B", "document"), "hardware": ("2×H100", "document")}
+
+
+def test_vocabulary_scans_stay_linear_on_blank_runs():
+    import time
+    from claims.conditions import find_conditions
+    from claims.entities import find_entities
+    for text in ("8" + " " * 100000 + "x", "concurrency" + " " * 100000 + "x", "来源" + " " * 100000):
+        t = time.perf_counter()
+        find_conditions(text)
+        find_entities(text)
+        assert time.perf_counter() - t < 10

@@ -172,6 +172,10 @@ HOSTILE = [
     ("backticks", "`a` ``b" * 50000, 10),
     ("unclosed comments", "<!--" * 100000, 10),
     ("unclosed fence", "```\n" + "x 5%\n" * 50000, 10),
+    ("1000 indented list levels", "".join("  " * i + "- x 5%\n" for i in range(1000)), 15),
+    ("300k dots", "." * 300000, 5),
+    ("long blank run after a table pipe", "|" + " " * 300000 + "|\n|---|\n", 5),
+    ("long blank runs in a packed line", "要点：" + " " * 300000 + "- x", 5),
 ]
 
 
