@@ -75,13 +75,17 @@ def _find_evidence(claim, key, missing, ctx, approx_rel):
                 best, best_score = (ctx.path, c), sc
     if best is None and ctx.corpus is not None:
         here = os.path.realpath(ctx.path)
+        best_rank = (0, 0)
         for st, members in ctx.corpus.statement_groups(key, approx_rel):
             others = [(p, c) for p, r, c in members if r != here]
             if not others or values_agree(st.claim, claim, approx_rel) is not True:
                 continue
-            sc = score(conditions_of(others[0][1]))
-            if sc > best_score:
-                best, best_score = others[0], sc
+            # effective conditions count (a restatement borrowing its entry's setup), but the
+            # evidence should point at a statement that writes the conditions itself
+            own = max(others, key=lambda pc: score(conditions_of(pc[1])))
+            sc = (score(st.conds or conditions_of(own[1])), score(conditions_of(own[1])))
+            if sc > best_rank:
+                best, best_rank = own, sc
     return best
 
 
