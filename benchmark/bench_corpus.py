@@ -89,6 +89,11 @@ def _size_mb(p: Path) -> float:
         return 0.0
 
 
+def _pct(x: float) -> str:
+    """100% only when it is exactly 100%: 499/500 must not round up."""
+    return "100%" if x == 1 else f"{min(x * 100, 99.9):.1f}%"
+
+
 def _t(r: dict, digits: int = 1) -> str:
     return f"{r['wall']:.{digits}f} s ({r['cpu']:.{digits}f})"
 
@@ -112,7 +117,7 @@ def markdown(results: list, check: str, command: str, load_before: float = 0.0) 
             f"| {r['files']:,} | {r['claims']:,} | {r['keys']:,} | {_t(r['report_cold'])} | "
             f"{_t(r['report_warm'])} | {_t(r['report_one_edit'])} | "
             f"{_t(r['check_cold'])} | {_t(r['check_warm'], 2)} | {peak:.0f} MB | "
-            f"{q['found']}/{q['planted']} = {q['recall']:.0%} | {q['false_pairs']} |")
+            f"{q['found']}/{q['planted']} = {_pct(q['recall'])} | {q['false_pairs']} |")
     lines.append("")
     if len(results) >= 2:
         a, b = results[0], results[-1]
@@ -128,7 +133,7 @@ def markdown(results: list, check: str, command: str, load_before: float = 0.0) 
     lines += ["Targets (largest corpus): cold report ≤ 120 s — "
               f"{big['report_cold']['wall']:.1f} s; warm one-file check ≤ 1 s — {big['check_warm']['wall']:.2f} s; "
               f"peak memory < 1 GB — {max(r['report_cold']['peak_mb'] for r in results):.0f} MB; "
-              f"recall 100% — {big['quality']['recall']:.0%}.", "",
+              f"recall 100% — {_pct(big['quality']['recall'])}.", "",
               f"Ledger size at {big['files']:,} files: {big['ledger_mb']:.0f} MB. "
               "Report summary of the largest corpus: `" + json.dumps(big["quality"]["summary"]) + "`.", "",
               "Commands timed: `caveat report CORPUS --out DIR` (cold: no ledger; warm: ledger present; "
@@ -164,7 +169,7 @@ def main(argv=None) -> int:
             r = bench_size(work, n, a.seed)
             results.append(r)
             print(f"{n} files: report cold {r['report_cold']['wall']:.1f}s warm {r['report_warm']['wall']:.2f}s, "
-                  f"check warm {r['check_warm']['wall']:.2f}s, recall {r['quality']['recall']:.0%}",
+                  f"check warm {r['check_warm']['wall']:.2f}s, recall {_pct(r['quality']['recall'])}",
                   file=sys.stderr)
         check = ""
         if not a.no_check:

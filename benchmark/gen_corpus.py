@@ -43,7 +43,7 @@ TEMPLATES = {
         "ttft": "- {s} 首 token 延迟：{v} ms（{c}）。",
         "memory": "- {s} 显存占用：{v} GB（{c}）。",
         "speedup": "- {s} 比 {b} 解码加速 {v}×（{c}）。",
-        "lead": "- {s} 吞吐领先 {b} {v}%（{c}）。",
+        "lead": "- {s} 相比 {b} 领先 {v}%（{c}）。",
     },
 }
 FILLER = {
