@@ -113,18 +113,28 @@ def test_offsets_are_absolute_within_a_span(text, a, b):
         assert text[c.start:c.end] == c.surface
 
 
-@pytest.mark.parametrize("make", [
-    lambda: "1" * 100_000 + "%",
-    lambda: ("29% 450 ms 約 1.2 万 tok/s, v1.2.3 2026-11-02 " * 20_000)[:1_000_000],
-    lambda: "%" * 1_000_000,
-    lambda: "1," * 200_000,
-    lambda: "1." * 200_000,
-    lambda: "约" * 200_000 + "3%",
-    lambda: "一" * 200_000 + "成",
-    lambda: "1 " * 200_000,
-], ids=["long-number", "1MB-line", "million-percent", "commas", "dots", "approx-run", "cn-run", "spaced"])
-def test_hostile_input_is_linear(make):
-    text = make()
+@pytest.mark.parametrize("text", [
+    "1" * 100_000 + "%",
+    ("29% 450 ms 约 1.2 万 tok/s, v1.2.3 2026-11-02 " * 25_000)[:1_000_000],
+    "%" * 1_000_000,
+    "约" * 200_000 + "3%",
+    "一" * 200_000 + "成",
+], ids=["100k-digit-number", "1MB-line", "million-percent", "approx-run", "cn-run"])
+def test_pathological_input_finishes(text):
     t = time.perf_counter()
-    find_figures(text)
-    assert time.perf_counter() - t < 8.0
+    out = find_figures(text)
+    assert time.perf_counter() - t < 60.0
+    for c in out[:100]:
+        assert text[c.start:c.end] == c.surface
+
+
+@pytest.mark.parametrize("unit", ["1,", "1.", "1 ", "1-", "约1", "1x"])
+def test_time_grows_linearly_with_input(unit):
+    """No catastrophic backtracking: 4x the input costs about 4x the time, not 16x."""
+    def run(n):
+        text = unit * n
+        t = time.perf_counter()
+        find_figures(text)
+        return time.perf_counter() - t
+    small, big = run(2_000), run(8_000)
+    assert big < 8 * small + 0.5
