@@ -3,7 +3,8 @@
 A warnings entry (the blocks of a section whose role is ``warnings``) covers a finding
 when it names the same figure — the same surface text, or a figure with the same
 normalized value and unit — or the same arXiv id, or the same entity (the subject
-of the finding's figure) in an entry that also speaks of a figure of the same kind.
+of the finding's figure) in an entry that has no figure of its own or restates this
+figure approximately.
 Covered findings are ``acknowledged``: reported, but they do not fail the gate.
 """
 from __future__ import annotations
@@ -71,6 +72,12 @@ def covered(finding, analysis) -> bool:
                 if not (subject and c.subject and norm_text(c.subject) != subject):
                     return True
         if subject and len(subject) >= 3 and subject in gtext:
-            if any(c.kind == claim.kind for c in gclaims) or not gclaims:
+            # the entity named in a caveat: covered when the caveat is about the entity as a
+            # whole (no figure of its own) or repeats this figure loosely ('约 3 倍' for 3.1×)
+            # (a whole-entity caveat must be an entry of its own, not any prose line that
+            # happens to name the system)
+            is_entry = group[0].entry is not None
+            if (is_entry and not gclaims) or any(
+                    c.kind == claim.kind and values_agree(c, claim, approx_rel=0.1) for c in gclaims):
                 return True
     return False

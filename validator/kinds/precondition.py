@@ -64,12 +64,17 @@ def _find_evidence(claim, key, missing, ctx, approx_rel):
     if not key or not missing:
         return None
 
+    def same_figure(other):
+        # '<1s' agrees with any sub-second figure: a bound is not "the same figure"
+        return (other.bound or None) == (claim.bound or None) and \
+            values_agree(other, claim, approx_rel) is True
+
     def score(conds):
         return sum(1 for f in missing if any(alt in conds for alt in f.split("|")))
 
     best, best_score = None, 0
     for c in ctx.groups().get(key, []):
-        if c is not claim and values_agree(c, claim, approx_rel) is True:
+        if c is not claim and same_figure(c):
             sc = score(conditions_of(c))
             if sc > best_score:
                 best, best_score = (ctx.path, c), sc
@@ -78,7 +83,7 @@ def _find_evidence(claim, key, missing, ctx, approx_rel):
         best_rank = (0, 0)
         for st, members in ctx.corpus.statement_groups(key, approx_rel):
             others = [(p, c) for p, r, c in members if r != here]
-            if not others or values_agree(st.claim, claim, approx_rel) is not True:
+            if not others or not same_figure(st.claim):
                 continue
             # effective conditions count (a restatement borrowing its entry's setup), but the
             # evidence should point at a statement that writes the conditions itself
