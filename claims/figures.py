@@ -139,6 +139,7 @@ VERSION_LIKE = regex.compile(r"[0-9]{1,2}\.[0-9]")
 
 # Spans that contain digits but are never figures; matched first and skipped.
 SKIP = "|".join([
+    r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]{0,400})?/?>",
     r"(?i:https?://|www\.)[^\s<>()（）\[\]\"'，。]+",
     r"(?<![0-9.])(?:19|20)[0-9]{2}(?:[-/](?:0?[1-9]|1[0-2])(?:[-/](?:[0-2]?[0-9]|3[01]))?(?![0-9.])|\.(?:0?[1-9]|1[0-2])\.(?:[0-2]?[0-9]|3[01])(?![0-9])|年(?:(?:0?[1-9]|1[0-2])月(?:(?:[0-2]?[0-9]|3[01])[日号])?)?)",
     r"(?<![0-9])(?:0?[1-9]|1[0-2])月(?:[0-2]?[0-9]|3[01])?[日号]?",
@@ -218,7 +219,7 @@ _CN_ANCHOR = numerals.CN_CHARS.replace("点", "").replace("點", "")
 ANCHOR_NUM = regex.compile(
     # a digit run right after a letter, digit, '.', '#', '§', '×'... is part of an
     # identifier, a version or a longer number: not an anchor
-    r"[%s½¼¾⅓⅔⅛$¥￥€£负翻倍]++|(?<![A-Za-z0-9_.．#§@×✕^])[0-9０-９]++|[-−－](?=[0-9０-９])|US\$"
+    r"[%s½¼¾⅓⅔⅛$¥￥€£负翻倍]++|(?<![A-Za-z0-9_.．#§@×✕^])[0-9０-９]++|[-−－](?=[0-9０-９])|US\$|<(?=[A-Za-z/])"
     % _CN_ANCHOR)
 # Number words, lower-case or capitalized (a case-insensitive pattern here ran 3x slower).
 _WORDS = f"{EN_ATOM}|half|quarter|minus|negative|percents?|twice|doubled|halved".split("|")
@@ -333,6 +334,13 @@ _CTX_BEFORE = regex.compile(r"(?i:context|input|prompt|window|sequence|seq|lengt
 _CTX_AFTER = regex.compile(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
 _HW_AFTER = regex.compile(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
 _HW_BEFORE = regex.compile(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
+_FEW_BEFORE = regex.compile(r"(?:few|several|many|dozens of|hundreds of|thousands of)%s+$" % _SP)
+
+
+def unit_given(g):
+    return bool(g("u1") or g("unit") or g("cur") or g("pct"))
+
+
 _LEADING_ZERO = regex.compile(r"[0０][0-9０-９]")
 _TENS_OF_BEFORE = regex.compile(r"(?:数|几|好几|上)$")
 _ORDINAL_BEFORE = regex.compile(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
@@ -465,6 +473,10 @@ def _claims_from(m, ctx):
 
     bound_word = g("bound") or g("bound2")
     bound = t["bound_before"].get(_norm_word(bound_word, t["bound_before"])) if bound_word else None
+    # '8GB GPUs', '一个 token 多': a second unit after one number ends the figure at the first
+    cut_u1 = bool(not n2s and g("u1") and g("unit"))
+    if cut_u1:
+        g = _without(g, ("post", "papprox", "pbound", "pbound2", "per", "half", "btwend", "sc3"))
     approx = bool(g("approx") or g("papprox"))
     if bound_word and (g("pbound") or g("pbound2")):
         e = m.start("post")
@@ -487,7 +499,7 @@ def _claims_from(m, ctx):
     unit, kind = u2 if u2[0] else u1
     if n2s and u1[0] and u2[0] and u1[0] != u2[0]:
         return _split(m, ctx)
-    if not n2s and u1[0] and u2[0]:
+    if cut_u1:
         unit, kind = u1
         e = m.end("u1")
     cnpct = None
@@ -565,8 +577,12 @@ def _claims_from(m, ctx):
                    or (st1 == "ar" and _is_sep_number(n1s) and not n2s))
         if not bare_ok:
             return []
-        if bound is not None and not n2s and ((g("pbound2") and abs(v1) < 10) or (sc1 and _glued(m, "sc1"))):
-            return []   # '4+ PRs' (a loose count), '200B+' (a model size): not claims
+        if bound is not None and not n2s and (
+                (abs(v1) < 10 and (g("pbound2") or st1 == "en" or not _has_letter(bound_word or "")))
+                or (sc1 and _glued(m, "sc1"))):
+            return []   # 'TP > 1', '4+ PRs', 'more than one', '200B+' (a model size): not claims
+        if n2s and "en" in styles and max(abs(v1), abs(v2)) < 10:
+            return []   # 'two to five cores': words, not a measured range
         if "cn" in styles and sc1 is None and bound is None and not n2s:
             return []
         if VERSION_LIKE.fullmatch(n1s) and not sc1:
@@ -583,6 +599,10 @@ def _claims_from(m, ctx):
         return []
     if _ORDINAL_BEFORE.search(before):
         return []
+    if text[e:e + 1] in (":", "：") and text[e + 1:e + 2].isdigit() and not unit_given(g):
+        return []       # '1,000,000:1', '16:9': a ratio or a time written with a colon
+    if st1 == "en" and _FEW_BEFORE.search(before):
+        return []       # 'a few thousand tokens': an estimate
     if _LEADING_ZERO.match(n1s) or (n2s and _LEADING_ZERO.match(n2s)):
         return []       # '08-09', '007': dates and ids
     if st1 == "cn" and not pct and _TENS_OF_BEFORE.search(before):
@@ -615,6 +635,16 @@ def _claims_from(m, ctx):
     if not c.negative:
         c.negative = _negative_cue(text, s, e)
     return [c]
+
+
+def _has_letter(w):
+    return any(ch.isalpha() for ch in w)
+
+
+def _without(get, names):
+    """A group getter that reports the given groups as absent."""
+    drop = frozenset(names)
+    return lambda name: None if name in drop else get(name)
 
 
 def _btw_ok(btw, conn, btwend):
