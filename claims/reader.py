@@ -9,6 +9,7 @@ and line of the problem.
 from __future__ import annotations
 
 import os
+import stat
 
 from .errors import InputError
 
@@ -47,7 +48,10 @@ def read_text(path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple:
     try:
         if os.path.isdir(p):
             raise InputError(p, "is a directory, expected a Markdown file")
-        size = os.path.getsize(p)
+        st = os.stat(p)
+        if not stat.S_ISREG(st.st_mode):   # open() on a FIFO waits for a writer forever
+            raise InputError(p, "not a regular file (a FIFO, socket or device)")
+        size = st.st_size
         if size > max_bytes:
             raise InputError(p, f"file too large ({size} bytes > limit {max_bytes} bytes)")
         with open(p, "rb") as fh:

@@ -131,8 +131,6 @@ def test_unreadable_file_in_corpus_is_reported_run_goes_on(tmp_path, briefing_co
         bad.chmod(0o644)
 
 
-@pytest.mark.xfail(strict=True, reason="claims/reader.py opens any path that exists: a FIFO blocks "
-                   "the run forever waiting for a writer (needs a regular-file check before open)")
 def test_fifo_is_refused_not_waited_on(tmp_path):
     fifo = tmp_path / "pipe.md"
     os.mkfifo(fifo)
