@@ -297,13 +297,50 @@ class _Cand:
         return (self.pre if name in self.PRE else self.core).end(name)
 
 
+_NUM_FAST = regex.compile(r"[0-9]++(?:\.[0-9]++)?+")
+
+
+@lru_cache(maxsize=1)
+def _cont_first():
+    """Every character that can follow a number inside a figure (first characters of
+    units, scales, connectors, post words...).  A number followed by anything else is
+    bare: it needs no full match unless a bound word precedes it."""
+    t = _tables()
+    w = units.words()
+    words = (list(t["sym"]) + list(t["wrd"]) + list(w["scales"]["symbols"]) + list(w["scales"]["words"])
+             + list(w["range_connectors"]) + list(w["approx_after"]) + list(t["bound_after"])
+             + ["and", "半", "成", "折", "倍", "之", "间", "/", "per", "×", "✕", "x", "X", "和", "与", "跟",
+                "-", ".", ",", "，", "．", "0123456789０１２３４５６７８９½¼¾⅓⅔⅛"])
+    out = set()
+    for x in words:
+        if x:
+            out.add(x[0])
+            out.add(x[0].upper())
+            out.add(x[0].lower())
+    out.update("0123456789０１２３４５６７８９")
+    return frozenset(out)
+
+
 def _candidates(text, ps, pe):
     """Figure candidates in text[ps:pe], left to right, never overlapping."""
     core, prefix = pattern()
+    cont = _cont_first()
     last = ps
     for p in _anchors(text, ps, pe):
         if p < last:
             continue
+        f = _NUM_FAST.match(text, p, pe)
+        if f is not None:
+            # fast path for the common bare number ('| 50,302 |', '(#17557)', 'in 2009 the')
+            q = f.end()
+            r = q
+            while r < pe and r - q < 4 and text[r] in " \t":
+                r += 1
+            if r >= pe or text[r] not in cont:
+                pm = prefix.match(text, max(ps, p - 48), p)
+                if pm is None or not (pm.group("bound") or pm.group("bound2")):
+                    last = q
+                    continue
         sk = SKIP_RE.match(text, p, pe)
         if sk is not None and sk.end() > p:
             last = sk.end()
