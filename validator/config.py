@@ -146,6 +146,8 @@ def _load_yaml(path, text):
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(path, f"invalid YAML: {problem}", mark.line + 1 if mark else None)
+    except RecursionError:   # PyYAML composes recursively: '[[[[…' thousands deep
+        raise ConfigError(path, "invalid YAML: nested too deeply") from None
     if data is None:
         return {}, lambda keys: None
     if not isinstance(data, dict):
@@ -223,11 +225,16 @@ def _validate(path, data, line_of) -> Config:
                 value = [value]
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 err(k, "'warnings-patterns' must be a list of regular expressions")
+            from validator.limits import RegexError, safe_regex
             for v in value:
                 try:
                     re.compile(v)
                 except re.error as exc:
                     err(k, f"warnings-patterns: bad regular expression {v!r}: {exc}")
+                try:    # runs on every heading of every briefing: refuse catastrophic backtracking
+                    safe_regex(v, rule="warnings-patterns", path=path)
+                except RegexError as exc:
+                    err(k, f"warnings-patterns: {exc.reason}")
             cfg.warnings_patterns = list(value)
         elif key == "max-file-size":
             size = parse_size(value)

@@ -224,10 +224,7 @@ CONFIGS = {
 }
 
 
-XFAIL_CONFIGS = {
-    "yaml_deep_nesting": "validator/config.py _load_yaml: RecursionError from PyYAML is not a "
-                         "ConfigError (reported as 'internal error' without the file name)",
-}
+XFAIL_CONFIGS = {}   # name -> reason naming the owner module, while a case is known to fail
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=XFAIL_CONFIGS[n]))

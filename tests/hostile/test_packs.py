@@ -245,9 +245,6 @@ def test_ordinary_patterns_pass_and_run_fast(pattern):
     assert time.perf_counter() - t0 < limits.REGEX_TIMEOUT_S
 
 
-@pytest.mark.xfail(strict=True, reason="validator/config.py compiles warnings-patterns with re (no "
-                   "probe, no timeout) and validator/warnings_locate.py runs them on every heading: "
-                   "'caveat warnings' hangs")
 def test_config_warnings_pattern_that_backtracks_is_a_clean_error(tmp_path):
     """Heading patterns are the user regexes a config supplies (warnings-patterns):
     a catastrophic one is refused, never a hung pre-commit hook."""
