@@ -2,11 +2,15 @@
 
     find_figures(text, start=0, end=None, masked=()) -> list[Claim]
 
-One compiled ``regex`` pattern (built once from claims/data/figure_words.yaml)
-finds candidates in a single left-to-right pass over each unmasked piece of the
-span; Python then reads each candidate's number, scale, unit, range, bound,
-approximation and sign, normalizes it with claims.units, and drops what is
-lexically recognizable as not a claim.
+A single left-to-right pass over each unmasked piece of the span: two cheap `regex`
+scans find anchors (digit runs, Chinese numerals, currency signs, number words; URLs,
+arXiv ids, versions and HTML tags to skip), the figure pattern (built once from
+claims/data/figure_words.yaml) is matched only at those anchors, and the words written
+before a figure (approximations, bounds, 'between') are matched backwards from its
+start.  Each candidate is read in Python -- number, scale, unit, range, bound,
+approximation, sign -- normalized with claims.units, and dropped when it is lexically
+recognizable as not a claim.  Every `regex` call carries a timeout; all quantifiers that
+could backtrack are possessive or atomic, so time is linear in the input.
 
 What is deliberately NOT a claim (and why):
   * dates, times, arXiv ids, versions (``v0.6.0``, ``1.2.3``, ``Dynamo1.0``): the
@@ -18,8 +22,14 @@ What is deliberately NOT a claim (and why):
     table, ``### 1.``) unless they carry a thousands separator, a scale word
     (``3 亿``, ``2 million``), a bound (``超过 300``) or a range word (``between``);
   * sizes and lengths that are conditions, not results: a bare glued ``8B`` /
-    ``70B`` / ``128K`` (model size, context length), ``8K token`` when it names an
-    input or context length, ``4-bit`` (precision).
+    ``70B`` / ``128K`` / ``200B+`` (model size, context length), ``8K token`` /
+    ``8K-token inputs`` / ``1M-token context`` when it names an input or context length,
+    ``4-bit`` (precision).  Decision: these are left to claims.context as conditions
+    (facets model / context_length / precision) and never emitted as claims;
+  * small bare numbers even after a bound written as a symbol or in words
+    (``TP > 1``, ``4+ PRs``, ``more than one``), dates such as ``08-09``, ``N:1`` ratios,
+    estimates (``数十 GB``, ``a few thousand``, ``二三十``), bare orders of magnitude
+    (``每百万 Token``).
 Offsets are absolute and ``text[c.start:c.end] == c.surface`` always holds.
 """
 from __future__ import annotations
