@@ -76,6 +76,8 @@ def report_command(corpus, out_dir, formats, ledger_path, no_ledger, jobs):
     click.echo(f"{s['files']} files, {s['claims']} claims: {s['groups']} groups, "
                f"{s['contradictions']} contradicting pairs, {s['unverified']} unverified figures -> "
                + ", ".join(str(p) for p in written))
+    if model["errors"]:     # the report covers the other files; the run still failed
+        sys.exit(2)
 
 
 @click.group("ledger")

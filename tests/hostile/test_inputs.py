@@ -298,8 +298,6 @@ def test_directory_run_goes_on_past_bad_file(tmp_path, briefing_copy):
     assert {b.name for b in BRIEFINGS} & paths, "findings of the good briefings are missing"
 
 
-@pytest.mark.xfail(strict=True, reason="validator/report_cmd.py prints the bad corpus file's line "
-                   "but exits 0: a multi-file run with a bad file must exit 2 at the end")
 def test_report_goes_on_past_bad_file_and_exits_2(tmp_path, briefing_copy):
     write(briefing_copy / "inbox" / "zz-binary.md", b"\x00\x01" * 10)
     out = tmp_path / "out"
