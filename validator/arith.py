@@ -98,6 +98,11 @@ def _div(a: tuple, b: tuple) -> Optional[tuple]:
     return (a[0] / b[1], a[1] / b[0] if b[0] > 0 else INF)
 
 
+def _recip(x: float) -> float:
+    """1/x for the bound of a ratio interval, 1/0 = inf: an open-bound operand ('>342') gives 0."""
+    return INF if x == 0 else 1 / x
+
+
 def _abs_iv(iv: tuple) -> tuple:
     a, b = iv
     if a <= 0 <= b:
@@ -155,8 +160,8 @@ def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = 
         if percent_operands:
             out.append(Reading("pp", *_abs_iv((a[0] - b[1], a[1] - b[0]))))
     else:
-        big = (max(r[0], 1 / r[1]) if r[0] >= 1 or r[1] <= 1 else 1.0,
-               max(r[1], 1 / r[0]))
+        big = (max(r[0], _recip(r[1])) if r[0] >= 1 or r[1] <= 1 else 1.0,
+               max(r[1], _recip(r[0])))
         out += [Reading("ratio", *big), Reading("ratio_minus_one", big[0] - 1, big[1] - 1)]
     return out
 
@@ -228,12 +233,12 @@ def check_than(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool =
     flipped = bool(direction) and ((direction > 0 and r[1] < 1) or (direction < 0 and r[0] > 1))
     if z.kind in ("percent", "percentage_point"):
         # 'z% slower than Y' is read as X = (1-z)·Y or as Y = (1+z)·X
-        inv = (1 / r[1], 1 / r[0])
+        inv = (_recip(r[1]), _recip(r[0]))
         readings = [Reading("rel_to_second", *_abs_iv((r[0] - 1, r[1] - 1))),
                     Reading("rel_to_first", *_abs_iv((inv[0] - 1, inv[1] - 1)))]
         readings += _pp_reading(x, y, approx_rel)
     else:
-        rr = r if direction >= 0 else (1 / r[1], 1 / r[0])
+        rr = r if direction >= 0 else (_recip(r[1]), _recip(r[0]))
         readings = [Reading("ratio", *rr), Reading("ratio_minus_one", rr[0] - 1, rr[1] - 1)]
     ok = any(overlaps(sz, (x_.low, x_.high)) for x_ in readings)
     return Verdict(ok=ok and not flipped, readings=readings, flipped=flipped, stated=sz)
