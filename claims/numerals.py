@@ -27,6 +27,8 @@ CN_CHARS = "".join(CN_DIGITS) + "".join(CN_UNITS) + "".join(CN_BIG) + CN_POINT
 def parse_arabic(s: str) -> tuple:
     """'16,200' -> (16200.0, 0); '２．５' -> (2.5, 1)."""
     t = s.translate(FULLWIDTH).replace(",", "").replace(" ", "")
+    if len(t) > 40:
+        raise ValueError("number too long")    # a digit string, not a quantity
     dec = len(t.split(".", 1)[1]) if "." in t else 0
     return float(t), dec
 
@@ -78,6 +80,8 @@ def _cn_integer(s: str) -> int:
 def parse_chinese(s: str) -> tuple:
     """'一百二十点五' -> (120.5, 1); '百' -> (100, 0); '两万' -> (20000, 0)."""
     t = "".join(s.split())
+    if len(t) > 40:
+        raise ValueError("numeral too long")   # no figure is written with 40 numeral characters
     if not t or t[0] in CN_POINT or t[-1] in CN_POINT or not any(c in CN_DIGITS or c in CN_UNITS for c in t):
         raise ValueError(s)   # '点', '一点': a word, not a number
     try:
