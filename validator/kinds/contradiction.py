@@ -185,8 +185,10 @@ def _facts(rule, ctx):
                     others = [m for m in members if m[1] != here]
                     if not others:
                         continue      # the only statement of this kind is this very file
-                    p, r, c = (in_cited or others)[0]
-                    rank = 0 if in_cited else 2 if r in doc_cited else 3
+                    # one group may hold many files: show the most telling one
+                    in_doc = [m for m in others if m[1] in doc_cited]
+                    p, r, c = (in_cited or in_doc or others)[0]
+                    rank = 0 if in_cited else 2 if in_doc else 3
                     ext_found.append((rank, p, c, verdict, dif, {m[1] for m in others}))
             conflicting_files = set().union(*(f[5] for f in ext_found if f[3] == "conflict")) \
                 if ext_found else set()
