@@ -38,7 +38,9 @@ def markdown_files(root) -> list:
         for name in sorted(filenames):
             if name.lower().endswith(MARKDOWN_SUFFIXES) and not name.startswith("."):
                 p = os.path.join(dirpath, name)
-                if os.path.isfile(p):
+                # a looping or dangling link is kept: reading it reports it, instead of the
+                # corpus silently missing a file
+                if os.path.isfile(p) or os.path.islink(p):
                     out.append(p)
     return out
 

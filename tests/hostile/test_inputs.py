@@ -171,8 +171,6 @@ def test_unreadable_folder_is_reported(tmp_path):
 
 # ---------------------------------------------------------------- corpus
 
-@pytest.mark.xfail(strict=True, reason="validator/corpus.py markdown_files drops a looping symlink "
-                   "silently (os.path.isfile is False on ELOOP): the corpus is quietly incomplete")
 def test_symlink_loop_in_corpus(tmp_path, briefing_copy):
     """A file symlink loop (ELOOP) is an unreadable corpus file: named, run goes on, exit 2."""
     inbox = briefing_copy / "inbox"
