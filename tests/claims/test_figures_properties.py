@@ -115,7 +115,8 @@ def test_offsets_are_absolute_within_a_span(text, a, b):
 
 @pytest.mark.parametrize("text", [
     "1" * 100_000 + "%",
-    ("29% 450 ms 约 1.2 万 tok/s, v1.2.3 2026-11-02 " * 25_000)[:1_000_000],
+    ("On 8×H100 the new scheduler reached 29% more throughput (约 1.2 万 tok/s, v1.2.3, "
+     "2026-11-02) while p99 latency stayed near 450 ms for most of the tested loads. " * 7_000)[:1_000_000],
     "%" * 1_000_000,
     "约" * 200_000 + "3%",
     "一" * 200_000 + "成",
