@@ -34,6 +34,7 @@ Offsets are absolute and ``text[c.start:c.end] == c.surface`` always holds.
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import regex
@@ -613,6 +614,8 @@ def _claims_from(m, ctx):
     if neg_sign:
         v1 = -v1
     # ---- what is not a claim ----
+    if not math.isfinite(v1) or (n2s and not math.isfinite(v2)):
+        return []   # a digit run (or its scale word) beyond a float's range is not a quantity
     before = text[max(0, s - 24):s]
     after = text[e:e + 24]
     styles = {st1} | ({_parse_num(n2s)[2]} if n2s else set())
