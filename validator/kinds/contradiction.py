@@ -189,7 +189,9 @@ def _facts(rule, ctx):
                     in_doc = [m for m in others if m[1] in doc_cited]
                     p, r, c = (in_cited or in_doc or others)[0]
                     rank = 0 if in_cited else 2 if in_doc else 3
-                    ext_found.append((rank, p, c, verdict, dif, {m[1] for m in others}))
+                    ordered = in_cited + [m for m in in_doc if m not in in_cited] + \
+                        [m for m in others if m not in in_cited and m not in in_doc]
+                    ext_found.append((rank, p, c, verdict, dif, {m[1] for m in others}, ordered))
             conflicting_files = set().union(*(f[5] for f in ext_found if f[3] == "conflict")) \
                 if ext_found else set()
             if conflicting_files and len(agreeing_files) > len(conflicting_files) and \
@@ -201,21 +203,25 @@ def _facts(rule, ctx):
                 # the cited source states this figure under this setup too: that it also
                 # measured other setups is not worth a note
                 ext_found = [f for f in ext_found if f[3] != "differ"]
-            found += [f[:5] for f in ext_found]
+            found += [f[:5] + (f[6],) for f in ext_found]
             conflicts = sorted((f for f in found if f[3] == "conflict"), key=lambda f: f[0])
             differing = sorted((f for f in found if f[3] == "differ"), key=lambda f: f[0])
             if not conflicts and not differing:
                 continue
-            rank, path, other, _, dif = (conflicts or differing)[0]
+            rank, path, other, _, dif = (conflicts or differing)[0][:5]
             facet = "" if conflicts else ", ".join(_FACETS.get(lang, {}).get(f, f) for f in dif)
             where = (f"第 {other.line} 行" if lang == "zh" else f"line {other.line}") \
                 if path == ctx.path else f"{short(path)}:{other.line}"
             note_c = "conflicting figure" if lang == "en" else "矛盾的数字"
             note_d = "figure under other conditions" if lang == "en" else "条件不同的数字"
-            evidence = [evidence_of(o, note_c, disp(p) if p != ctx.path else p)
-                        for _, p, o, _, _ in conflicts[:max_ev]] + \
-                       [evidence_of(o, note_d, disp(p) if p != ctx.path else p)
-                        for _, p, o, _, _ in differing[:max(0, max_ev - len(conflicts))]]
+            evidence = []
+            for group_found, note in ((conflicts, note_c), (differing, note_d)):
+                for f in group_found:
+                    # every file of a group of restatements, most telling first
+                    members = f[5] if len(f) > 5 else [(f[1], None, f[2])]
+                    for p, _, o in members:
+                        if len(evidence) < max_ev:
+                            evidence.append(evidence_of(o, note, disp(p) if p != ctx.path else p))
             fact = base_fact(claim, ctx.document)
             fact.update({
                 "conflicts": len(conflicts), "not_comparable": len(differing),
