@@ -122,3 +122,18 @@ def test_render_uses_document_language_and_side_vars():
                   {"evidence": [{"path": "o.md", "line": 4, "surface": "30%"}]}, "zh")
     assert f.message == "29% 中文" and f.line == 3 and f.evidence[0].line == 4
     assert R1.render({"surface": "29%", "line": 1}, None, "en").message == "29% en"
+
+
+def test_a_run_goes_past_bad_files_and_folders_mean_their_markdown(tmp_path):
+    from validator.options import Options
+    from validator.run import check_paths
+    (tmp_path / "d" / "sub").mkdir(parents=True)
+    good = tmp_path / "d" / "sub" / "good.md"
+    good.write_text("# Notes — 2026-11-03\n\nLMDeploy is 35% faster than vLLM.\n", encoding="utf-8")
+    (tmp_path / "d" / "bad.md").write_bytes(b"\xff\xfe\x00bad")
+    (tmp_path / "d" / "notes.txt").write_text("not markdown", encoding="utf-8")
+    result = check_paths([str(tmp_path / "d"), str(tmp_path / "missing.md")], Options(select=["CV101"]))
+    assert [f.line for f in result.findings] == [3]
+    assert len(result.errors) == 2 and all("\n" not in e for e in result.errors)
+    assert any("bad.md" in e for e in result.errors) and any("missing.md" in e for e in result.errors)
+    assert list(result.analyses) == [str(good)]
