@@ -388,6 +388,7 @@ _CTX_BEFORE = regex.compile(r"(?i:context|input|prompt|window|sequence|seq|lengt
 _CTX_AFTER = regex.compile(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
 _HW_AFTER = regex.compile(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
 _HW_BEFORE = regex.compile(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
+_RATIO_NOTATION = regex.compile(r"(?:[:：]|%s*比%s*|-to-)[0-9]" % (_SP, _SP))
 _FEW_BEFORE = regex.compile(r"(?:few|several|many|dozens of|hundreds of|thousands of)%s+$" % _SP)
 
 
@@ -655,7 +656,7 @@ def _claims_from(m, ctx):
         return []
     if _ORDINAL_BEFORE.search(before):
         return []
-    if text[e:e + 1] in (":", "：") and text[e + 1:e + 2].isdigit() and not unit_given(g):
+    if _RATIO_NOTATION.match(text, e) and not unit_given(g):
         return []       # '1,000,000:1', '16:9': a ratio or a time written with a colon
     if st1 == "en" and _FEW_BEFORE.search(before):
         return []       # 'a few thousand tokens': an estimate
