@@ -46,6 +46,11 @@ REGEX_PROBE_BUDGET_S = 0.3
 # Longest pattern text accepted from a rule pack.
 MAX_REGEX_CHARS = 2000
 
+# Statements of one claim key a rule compares each figure with when looking for
+# evidence (the place that states a missing condition): a key restated thousands of
+# times in one file must not cost all pairs.  Real briefings have a handful per key.
+MAX_EVIDENCE_CANDIDATES = 200
+
 # durable_rules identifies a fact by a 32-bit hash of its id: keep every engine
 # session well below the ~77,000 facts at which a collision becomes likely.
 MAX_FACTS_PER_SESSION = 40_000

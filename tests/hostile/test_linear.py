@@ -172,14 +172,7 @@ def _same_key_bullets(n):
 CASES["same_key_bullets"] = (_same_key_bullets, 200, 30_000)
 
 
-QUADRATIC_EVIDENCE = pytest.mark.xfail(strict=True, reason=(
-    "validator/kinds/precondition.py: _find_evidence compares every figure missing a facet "
-    "with every other figure of its claim key (all-pairs per key): 1,600 bullets of one key "
-    "cost 2.6 million values_agree calls"))
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=QUADRATIC_EVIDENCE) if n == "same_key_bullets" else n
-                                  for n in sorted(CHECK_CASES)])
+@pytest.mark.parametrize("name", sorted(CHECK_CASES))
 def test_check_is_linear(name):
     small = CHECK_CASES[name]
     proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(REPO / "tests"), name, str(small),

@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agree
+from ..limits import MAX_EVIDENCE_CANDIDATES
 
 NAME = "precondition.missing_facets"
 FAMILY = "precondition"
@@ -57,6 +58,15 @@ def _join(items, lang):
     return ("、" if lang == "zh" else ", ").join(items)
 
 
+def _with_conditions(ctx, key) -> list:
+    """The document's claims of ``key`` that state any condition: only they can be
+    evidence. Cached per document, so bare restatements of one key cost no pairs."""
+    cache = ctx.__dict__.setdefault("_precondition_conditioned", {})
+    if key not in cache:
+        cache[key] = [c for c in ctx.groups().get(key, []) if conditions_of(c)]
+    return cache[key]
+
+
 def _find_evidence(claim, key, missing, ctx, approx_rel):
     """Best other statement of the same figure that has (some of) the missing facets:
     same key, values agreeing; this document first, then the corpus (one look per
@@ -73,11 +83,13 @@ def _find_evidence(claim, key, missing, ctx, approx_rel):
         return sum(1 for f in missing if any(alt in conds for alt in f.split("|")))
 
     best, best_score = None, 0
-    for c in ctx.groups().get(key, []):
+    for c in _with_conditions(ctx, key)[:MAX_EVIDENCE_CANDIDATES]:
         if c is not claim and same_figure(c):
             sc = score(conditions_of(c))
             if sc > best_score:
                 best, best_score = (ctx.path, c), sc
+                if sc == len(missing):
+                    break
     if best is None and ctx.corpus is not None:
         here = os.path.realpath(ctx.path)
         best_rank = (0, 0)
