@@ -399,8 +399,11 @@ def statements(analysis, approx_rel: float = 0.1) -> dict:
     ph = phases(analysis)
     out = {}
     for k, group in groups.items():
+        # only claims that state conditions can lend them: scanning the whole group for each
+        # bare claim made a key restated thousands of times cost all pairs
+        stated = [c for c in group if conditions_of(c)]
         for c in group:
-            out[id(c)] = Statement(c, k, ph.get(id(c), ""), effective_conditions(c, group, approx_rel),
+            out[id(c)] = Statement(c, k, ph.get(id(c), ""), effective_conditions(c, stated, approx_rel),
                                    approx_rel)
     cache[approx_rel] = out
     return out
