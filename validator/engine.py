@@ -179,7 +179,8 @@ def _run_session(host, name, by_code, needed, batch, on_match) -> int:
                                   f"{fact.get('path')}:{fact.get('line')}: "
                                   f"{str(state['exception']).splitlines()[0][:300]}")
         missing = [k for k in expected if k not in session.fired_set]
-        extra = [k for k in session.order if k not in set(expected)]
+        expected_set = set(expected)      # built once: per item it made a session quadratic
+        extra = [k for k in session.order if k not in expected_set]
         if missing or extra:
             code, fid = (missing or extra)[0]
             rule, fact, _ = session.facts[fid]
