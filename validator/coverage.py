@@ -16,18 +16,27 @@ from .facts import norm_text, values_agree
 _ARXIV = re.compile(r"(?<![\d.])\d{4}\.\d{4,5}(?:v\d+)?(?![\d.])")
 
 
-def _warning_blocks(doc) -> list:
-    return [b for b in doc.blocks if b.role == "warnings"]
+def _index(analysis) -> tuple:
+    """(warnings blocks, claims by (line, col), claims by (line, surface)), built once per
+    document: rebuilding them for every finding made a file with thousands of findings
+    cost findings x blocks."""
+    idx = getattr(analysis, "_caveat_coverage", None)
+    if idx is None:
+        by_pos, by_surface = {}, {}
+        for c in analysis.claims:
+            by_pos.setdefault((c.line, c.col), c)
+            by_surface.setdefault((c.line, c.surface), c)
+        idx = ([b for b in analysis.document.blocks if b.role == "warnings"], by_pos, by_surface)
+        try:
+            analysis._caveat_coverage = idx
+        except AttributeError:  # pragma: no cover
+            pass
+    return idx
 
 
 def _claim_at(finding, analysis):
-    for c in analysis.claims:
-        if c.line == finding.line and c.col == finding.col:
-            return c
-    for c in analysis.claims:
-        if c.line == finding.line and c.surface == finding.surface:
-            return c
-    return None
+    _blocks, by_pos, by_surface = _index(analysis)
+    return by_pos.get((finding.line, finding.col)) or by_surface.get((finding.line, finding.surface))
 
 
 def _entry_groups(doc, blocks) -> list:
@@ -41,7 +50,7 @@ def _entry_groups(doc, blocks) -> list:
 def covered(finding, analysis) -> bool:
     """True when the warnings section of ``analysis`` already names what ``finding`` is about."""
     doc = analysis.document
-    blocks = _warning_blocks(doc)
+    blocks = _index(analysis)[0]
     if not blocks:
         return False
     text = "\n".join(b.text for b in blocks)
