@@ -73,6 +73,23 @@ def _setup_section_rx():
     return re.compile(d["setup_section"]), re.compile(d["appendix_section"])
 
 
+@lru_cache(maxsize=None)
+def _label_rx():
+    return re.compile(load("sections.yaml")["label_line"])
+
+
+@lru_cache(maxsize=None)
+def _intro_section_rx():
+    d = load("sections.yaml")
+    return re.compile(d.get("intro_section") or r"(?!)")
+
+
+# The title and the first paragraphs before any section state what the whole document is
+# about ('MOSS-TTS-Local-Transformer-v1.5 在 SGLang-Omni 中…', 'We ran Llama 3.1 70B on 8×H100'):
+# every condition they name is the document's.  Later header blocks count only their setup lines.
+_LEAD_BLOCKS = 4
+
+
 def _unmasked(spans, masked, text=None):
     """Drop mentions that start inside a masked range (URL, path, tag).  With ``text``, a
     mention inside inline code is kept: '**Model**: `Qwen/Qwen-32B`' names the model."""
@@ -347,9 +364,24 @@ def annotate(doc, claims) -> list:
     def conds_doc():
         nonlocal doc_conds
         if doc_conds is None:
-            doc_conds = setup_of(header_blocks, ("heading",))
+            # only in a document about one thing: a digest's header line lists the figures of
+            # its entries ('基线：… EAGLE-3 3.1× + TensorRT-LLM FP8 1.9× …'), not their setup
+            single = not doc.entries and sum(1 for sec in doc.sections if sec.level == 1) <= 1
+            # a labelled metadata line ('执行体：…', '基线：inference.md v322（EAGLE-3 3.1× + … FP8 1.9× …）')
+            # summarises several entries; its names are not the whole document's setup
+            label_rx = _label_rx()
+            lead = [i for i in header_blocks if blocks[i].role in ("header", "body")
+                    and not label_rx.match(blocks[i].text)][:_LEAD_BLOCKS] \
+                if single else []
+            doc_conds = [x for i in lead for x in binfo(i).conds]
+            doc_conds = doc_conds + setup_of([i for i in header_blocks if i not in lead], ("heading",))
             for k in doc_setup:
                 doc_conds = doc_conds + [x for i in section_blocks.get(k, ()) for x in binfo(i).conds]
+            # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
+            intro_rx = _intro_section_rx()
+            for k in [k for k, sec in enumerate(doc.sections) if sec.parent is None and single][:2]:
+                if intro_rx.match(_clean_title(doc.sections[k].title)):
+                    doc_conds = doc_conds + [x for i in section_blocks.get(k, ()) for x in binfo(i).conds]
         return doc_conds
 
     bsrc = {}
