@@ -38,7 +38,7 @@ _WINDOW = 400     # characters looked at on each side of a figure
 _SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|\s\+\s")
 _CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 _BASELINE_CUE = re.compile(
-    r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?"
+    r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?|\bleads?|\btrails?"
     r"|比|相比于?|相较于?|对比|较|领先于?|超过|落后于?|胜过|优于|高于|低于)\s*(?:the\s+)?$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?:'s|’s|\s*的)")
 _ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|这|该|其|此|它)", re.IGNORECASE)
@@ -370,7 +370,10 @@ def annotate(doc, claims) -> list:
             # a labelled metadata line ('执行体：…', '基线：inference.md v322（EAGLE-3 3.1× + … FP8 1.9× …）')
             # summarises several entries; its names are not the whole document's setup
             label_rx = _label_rx()
+            # and a bullet is one statement among others ('- AWQ … for a 70B model' is not the setup
+            # of the TensorRT-LLM bullet above it)
             lead = [i for i in header_blocks if blocks[i].role in ("header", "body")
+                    and blocks[i].kind in ("heading", "paragraph")
                     and not label_rx.match(blocks[i].text)][:_LEAD_BLOCKS] \
                 if single else []
             doc_conds = [x for i in lead for x in binfo(i).conds]
