@@ -284,3 +284,16 @@ def test_vocabulary_scans_stay_linear_on_blank_runs():
         find_conditions(text)
         find_entities(text)
         assert time.perf_counter() - t < 10
+
+
+def test_lead_paragraph_is_document_setup_but_header_labels_and_bullets_are_not():
+    text = ("# Post\n\nWe ran Llama 3.1 70B on 8×H100 for every test below.\n\n## Results\n\n- SGLang is 20% faster.\n")
+    doc = segment(text)
+    c = make(doc, 7, "20%", 0.2)
+    annotate(doc, [c])
+    assert cond_values(c) == {"model": ("Llama 3.1 70B", "document"), "hardware": ("8×H100", "document")}
+    # a section-less note: one bullet's model is not another bullet's setup
+    doc = segment("# Notes\n\n- TensorRT-LLM FP8 gives a 1.9× speedup.\n- AWQ cuts memory for Llama 3.1 70B.\n")
+    c = make(doc, 3, "1.9×", 1.9)
+    annotate(doc, [c])
+    assert "model" not in c.conditions
