@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "briefing-corpus"
@@ -46,3 +47,20 @@ def assert_one_line_error(proc, *needles, code=2, lines=1):
     for n in needles:
         assert str(n) in text, (n, text)
     return got
+
+
+def invoke_in_process(args, cwd) -> SimpleNamespace:
+    """The CLI through click's CliRunner (no interpreter start-up): for the many
+    variants whose failure happens before any document is read (config, packs).
+    Returns the fields ``assert_one_line_error`` reads."""
+    from click.testing import CliRunner
+
+    from validator.cli import main
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        r = CliRunner().invoke(main, [str(a) for a in args], env={"NO_COLOR": "1"})
+    finally:
+        os.chdir(old)
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    return SimpleNamespace(returncode=r.exit_code, stderr=r.stderr, stdout=r.stdout)

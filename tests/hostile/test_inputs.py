@@ -20,7 +20,7 @@ import pytest
 from validator import limits
 
 from .cli_helpers import (BRIEFINGS, CAVEAT, assert_one_line_error, caveat_env, error_lines,
-                          run_caveat)
+                          invoke_in_process, run_caveat)
 
 GOOD_TEXT = "# Note 2026-11-02\n\nSGLang reaches 16,200 tok/s on H100.\n"
 
@@ -60,7 +60,7 @@ def test_binary_file(tmp_path, command):
 
 UNDECODABLE = {
     # name: (bytes, offset of the first bad byte)
-    "latin1": (b"# T\n\nCaf\xe9 29% faster\n", 9),
+    "latin1": (b"# T\n\nCaf\xe9 29% faster\n", 8),
     "lone_continuation": (b"# T\n\n\x80 29%\n", 5),
     "truncated_at_eof": ("# T\n\n提速 29%".encode() + b"\xe4\xb8", len("# T\n\n提速 29%".encode())),
     "overlong": (b"# T\n\nx \xc0\xaf 29%\n", 7),
@@ -68,12 +68,13 @@ UNDECODABLE = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(UNDECODABLE))
-def test_undecodable_bytes_name_the_offset(tmp_path, name):
-    data, offset = UNDECODABLE[name]
-    p = write(tmp_path / f"{name}.md", data)
-    (line,) = assert_one_line_error(run_caveat(["check", p]), f"{name}.md")
-    assert str(offset) in line, line
+def test_undecodable_bytes_name_the_offset(tmp_path):
+    """One run over every variant (interpreter start-up is most of a run): one line each."""
+    paths = [write(tmp_path / f"{name}.md", data) for name, (data, _off) in sorted(UNDECODABLE.items())]
+    lines = assert_one_line_error(run_caveat(["check", *paths]), lines=len(paths))
+    for name, (_data, offset) in UNDECODABLE.items():
+        (line,) = [ln for ln in lines if f"{name}.md" in ln]
+        assert f"offset {offset}" in line, line
 
 
 def test_utf16_file_is_reported_not_misread(tmp_path):
@@ -231,7 +232,7 @@ def test_malformed_config(tmp_path, name):
     fname, content, needles = CONFIGS[name]
     write(tmp_path / fname, content)
     doc = write(tmp_path / "b.md", GOOD_TEXT)
-    proc = run_caveat(["check", doc], cwd=tmp_path, timeout=60)
+    proc = invoke_in_process(["check", doc], cwd=tmp_path)
     assert_one_line_error(proc, *needles)
     assert not (tmp_path / "PWNED").exists(), "a YAML tag in the config ran code"
 
@@ -355,20 +356,34 @@ def big_written(tmp_path_factory):
     return original, p.read_bytes(), took
 
 
-@pytest.mark.parametrize("fraction", [0.35, 0.7])
+def _interrupt(args, cwd, at: float):
+    """Start caveat, send SIGINT ``at`` seconds in; (returncode, stderr), or None when the
+    run had already finished (the machine was faster than the reference run)."""
+    proc = subprocess.Popen([*CAVEAT, *map(str, args)], cwd=cwd, env=caveat_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(at)
+    if proc.poll() is not None:
+        proc.communicate()
+        return None
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("fraction", [0.5, 0.8])
 def test_sigint_during_warnings_write_leaves_nothing_behind(tmp_path, big_written, fraction):
     original, complete, took = big_written
     p = tmp_path / "big.md"
-    p.write_bytes(original)
-    before = set(_tree(tmp_path))
-    proc = subprocess.Popen([*CAVEAT, "warnings", "--write", str(p)], cwd=tmp_path, env=caveat_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(took * fraction)
-    assert proc.poll() is None, "finished before the interrupt: make BIG_BYTES larger"
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    for attempt in range(3):    # interrupted too late (run already over): retry earlier
+        p.write_bytes(original)
+        before = set(_tree(tmp_path))
+        got = _interrupt(["warnings", "--write", p], tmp_path, took * fraction / 2 ** attempt)
+        if got is not None:
+            break
+    assert got is not None, "every run finished before the interrupt: make BIG_BYTES larger"
+    code, err = got
     assert "Traceback" not in err, err
-    assert proc.returncode in (130, 2), (proc.returncode, err)
+    assert code in (130, 2), (code, err)
     assert len(error_lines(err)) <= 1, err
     assert p.read_bytes() in (original, complete), "a partial file was left behind"
     assert set(_tree(tmp_path)) == before, "temporary or lock files were left behind"
@@ -378,12 +393,9 @@ def test_sigint_during_check_is_one_line(tmp_path, big_written):
     original, _complete, took = big_written
     p = tmp_path / "big.md"
     p.write_bytes(original)
-    proc = subprocess.Popen([*CAVEAT, "check", str(p), str(p)], cwd=tmp_path, env=caveat_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(took * 0.5)
-    assert proc.poll() is None
-    proc.send_signal(signal.SIGINT)
-    _out, err = proc.communicate(timeout=60)
+    got = _interrupt(["check", p], tmp_path, took * 0.5)
+    assert got is not None, "the check finished before the interrupt: make BIG_BYTES larger"
+    code, err = got
     assert "Traceback" not in err, err
-    assert proc.returncode in (130, 2), (proc.returncode, err)
+    assert code in (130, 2), (code, err)
     assert len(error_lines(err)) <= 1, err
