@@ -132,7 +132,8 @@ def test_a_run_goes_past_bad_files_and_folders_mean_their_markdown(tmp_path):
     good.write_text("# Notes — 2026-11-03\n\nLMDeploy is 35% faster than vLLM.\n", encoding="utf-8")
     (tmp_path / "d" / "bad.md").write_bytes(b"\xff\xfe\x00bad")
     (tmp_path / "d" / "notes.txt").write_text("not markdown", encoding="utf-8")
-    result = check_paths([str(tmp_path / "d"), str(tmp_path / "missing.md")], Options(select=["CV101"]))
+    result = check_paths([str(tmp_path / "d"), str(tmp_path / "missing.md")],
+                          Options(select=["CV101", "CV103"]))   # a figure with no setup anywhere: CV103
     assert [f.line for f in result.findings] == [3]
     assert len(result.errors) == 2 and all("\n" not in e for e in result.errors)
     assert any("bad.md" in e for e in result.errors) and any("missing.md" in e for e in result.errors)

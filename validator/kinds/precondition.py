@@ -6,6 +6,15 @@ it needs, e.g. ``throughput: [hardware, model]``) or that is marked conditional
 conditions lack; ``present_count`` counts all facets it has. When the same figure
 for the same subject is stated elsewhere — in this document or the corpus — with the
 missing conditions, the fact carries that place as evidence and the message says where.
+
+Two kinds share that reading (``KINDS``):
+
+- ``precondition.missing_facets`` (CV101, CV102): one fact per figure. ``stated_missing_count``
+  counts the missing facets the document states elsewhere (or a cited corpus source, or a
+  corpus statement of the same figure states): the figure left out a setup its author knew.
+- ``precondition.document_without_setup`` (CV103): a facet the document states nowhere is
+  one problem of the document, not of each figure: one fact per document and set of such
+  facets, at the first figure, naming how many figures depend on it.
 """
 from __future__ import annotations
 
@@ -27,7 +36,8 @@ DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
             "max_latency_seconds": 60.0, "min_memory_bytes": 1e9, "metric_kinds": {},
             "size_words": []}
 FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missing_count": int,
-          "present_count": int, "conditional": bool, "has_evidence": bool}
+          "present_count": int, "conditional": bool, "has_evidence": bool,
+          "stated_missing_count": int, "unstated_count": int}
 WHEN = {"all": [{"field": "missing_count", "gt": 0}, {"field": "conditional", "eq": False}]}
 VARS = {"subject", "metric_name", "missing", "where", "evidence_path", "evidence_line"}
 
@@ -123,7 +133,58 @@ def _bytes(claim) -> float:
     return abs(v) if v is not None and claim.base_unit in ("byte", "bit") else float("inf")
 
 
-def facts(rule, ctx):
+def _doc_facets(ctx) -> dict:
+    """facet -> (line, surface) of its first mention anywhere in the document (outside code,
+    URLs and other masked text)."""
+    def compute():
+        from claims.conditions import find_conditions
+        doc = ctx.document
+        out = {}
+        for b in doc.blocks:
+            masked = b.masked or ()
+            for facet, _v, s, _e, sf in find_conditions(doc.text, b.start, b.end):
+                if facet not in out and not any(a <= s < z for a, z in masked):
+                    out[facet] = (doc.line_col(s)[0], sf)
+        for c in ctx.analysis.claims:      # what the context pass gave figures (setup lines …)
+            for f, cond in (c.conditions or {}).items():
+                if f not in out and f in conditions_of(c):
+                    line = cond.get("line") if isinstance(cond, dict) else getattr(cond, "line", 0)
+                    sf = cond.get("surface") if isinstance(cond, dict) else getattr(cond, "surface", "")
+                    out[f] = (line or c.line, sf or "")
+        return out
+    return ctx.memo(("precondition.doc_facets",), compute)
+
+
+_CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
+
+
+def _is_digest(doc) -> bool:
+    """A digest gathers figures from many sources — entries that cite their own sources, or
+    several top-level titles that are not numbered chapters ('vLLM 动态日报', 'SGLang 动态日报'):
+    each figure must carry its own setup. A post about one thing states its setup once."""
+    if sum(1 for e in doc.entries if e.sources) >= 2:
+        return True
+    h1 = [sec for sec in doc.sections if sec.level == 1]
+    parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]
+    return len(parts) >= 3 and len(parts) * 2 > len(h1)
+
+
+def _cited_facets(ctx, claim) -> set:
+    """Facets the claim's cited corpus sources state for any of their figures."""
+    out = set()
+    for path, an in ctx.cited_analyses(claim):
+        def compute(an=an):
+            fs = set()
+            for c in an.claims:
+                fs.update(conditions_of(c))
+            return fs
+        out |= ctx.memo(("precondition.cited_facets", path), compute)
+    return out
+
+
+def _assess(rule, ctx):
+    """[(claim, need, missing, stated_missing, unstated, conds, conditional, ev)] for every
+    figure the rule's params make a performance figure (computed once per params)."""
     required = rule.params.get("required") or {}
     roles = set(rule.params.get("roles") or ())
     approx_rel = float(rule.params.get("approx_rel", 0.1))
@@ -133,7 +194,8 @@ def facts(rule, ctx):
     metric_kinds = rule.params.get("metric_kinds") or {}
     size_rx = _words_rx(tuple(rule.params.get("size_words") or ()))
     text = ctx.document.text
-    lang = ctx.lang
+    digest = _is_digest(ctx.document)
+    out = []
     for claim in ctx.analysis.claims:
         if claim.role not in roles:
             continue
@@ -159,6 +221,33 @@ def facts(rule, ctx):
         missing = [f for f in need if not any(alt in conds for alt in f.split("|"))]
         key = claim_key(claim)
         ev = _find_evidence(claim, key, missing, ctx, approx_rel) if missing else None
+        stated, unstated = [], []
+        if missing:
+            known = set(_doc_facets(ctx))
+            if ev is None and not all(any(a in known for a in f.split("|")) for f in missing):
+                known = known | _cited_facets(ctx, claim)
+            for f in missing:
+                # evidence for the same figure states its setup: the author had it at hand.
+                # In a digest, a facet named elsewhere belongs to another entry's source: each
+                # figure must say its own.  In a post about one thing, a facet named only in
+                # some places is still one gap of the document (CV103), not one per figure.
+                if ev is not None or (digest and any(a in known for a in f.split("|"))):
+                    stated.append(f)
+                else:
+                    unstated.append(f)
+        out.append((claim, need, missing, stated, unstated, conds, conditional, ev))
+    return out
+
+
+def _assessed(rule, ctx):
+    p = rule.params
+    key = ("precondition.assess", repr(sorted((k, repr(v)) for k, v in p.items())))
+    return ctx.memo(key, lambda: _assess(rule, ctx))
+
+
+def facts(rule, ctx):
+    lang = ctx.lang
+    for claim, need, missing, stated, unstated, conds, conditional, ev in _assessed(rule, ctx):
         evidence, where, ev_path, ev_line = [], "", "", 0
         if ev is not None:
             path, c = ev
@@ -185,18 +274,99 @@ def facts(rule, ctx):
             else:
                 where = (f"；{short}:{line} 给出了条件" if lang == "zh"
                          else f"; {short}:{line} states the conditions")
+        # the message names what this figure could have said: facets the document states
+        # elsewhere (the ones it states nowhere are CV103's, once per document)
+        named = stated or missing or need
         fact = base_fact(claim, ctx.document)
         fact.update({
             "metric": claim.metric or "", "kind": claim.kind, "role": claim.role,
             "required_count": len(need), "missing_count": len(missing),
             "present_count": len(conds), "conditional": conditional,
             "has_evidence": ev is not None,
+            "stated_missing_count": len(stated), "unstated_count": len(unstated),
             "_side": {"evidence": evidence, "vars": {
                 "subject": claim.subject or "",
                 "metric_name": METRIC_NAMES[lang].get(claim.metric or "", claim.metric or ""),
-                "missing": _join([_facet_name(f, lang) for f in (missing or need)], lang)
+                "missing": _join([_facet_name(f, lang) for f in named], lang)
                 or ("条件" if lang == "zh" else "its condition"),
                 "where": where, "evidence_path": ev_path, "evidence_line": ev_line,
             }},
         })
         yield fact
+
+
+class MissingFacets:
+    """CV101 / CV102: one fact per performance figure."""
+    NAME = NAME
+    FAMILY = FAMILY
+    PARAMS = PARAMS
+    DEFAULTS = DEFAULTS
+    FIELDS = FIELDS
+    WHEN = WHEN
+    VARS = VARS
+    facts = staticmethod(facts)
+
+
+# How many other figures a CV103 finding lists as evidence.
+_MAX_LISTED = 5
+
+
+def document_facts(rule, ctx):
+    """One fact per set of required facets the document states nowhere, at its first figure."""
+    lang = ctx.lang
+    groups = {}
+    for claim, need, missing, stated, unstated, conds, conditional, ev in _assessed(rule, ctx):
+        if unstated and not conditional:
+            groups.setdefault(tuple(unstated), []).append(claim)
+    note = "also depends on it" if lang == "en" else "同样缺少该条件"
+    for facets, claims in groups.items():
+        claims = sorted(claims, key=lambda c: (c.line, c.col))
+        first = claims[0]
+        metrics = []
+        for c in claims:
+            m = METRIC_NAMES[lang].get(c.metric or "", c.metric or "")
+            if m and m not in metrics:
+                metrics.append(m)
+        # a facet the document names somewhere, but not for these figures: say where
+        known = _doc_facets(ctx)
+        named = [(f, known[a]) for f in facets for a in f.split("|") if a in known]
+        if not named:
+            how = "全文未给出" if lang == "zh" else "The document never states the"
+            note_where = ""
+        else:
+            line, sf = named[0][1]
+            how = "未说明适用的" if lang == "zh" else "No figure-level"
+            note_where = (f"（第 {line} 行提到 {sf}，但未说明是否适用于这些数字）" if lang == "zh"
+                          else f" (line {line} names {sf} but does not say it applies to them)")
+        fact = base_fact(first, ctx.document)
+        fact.update({
+            "figure_count": len(claims), "facet_count": len(facets),
+            "stated_elsewhere": bool(named),
+            "metric": first.metric or "", "kind": first.kind, "role": first.role,
+            "_side": {
+                "evidence": [evidence_of(c, note, ctx.path) for c in claims[1:1 + _MAX_LISTED]],
+                "vars": {
+                    "missing": _join([_facet_name(f, lang) for f in facets], lang),
+                    "count": str(len(claims)),
+                    "metrics": _join(metrics[:4], lang),
+                    "others": str(len(claims) - 1),
+                    "how": how, "where": note_where,
+                }},
+        })
+        yield fact
+
+
+class DocumentWithoutSetup:
+    """CV103: a required facet the document (and its cited corpus sources) state nowhere."""
+    NAME = "precondition.document_without_setup"
+    FAMILY = FAMILY
+    PARAMS = PARAMS
+    DEFAULTS = DEFAULTS
+    FIELDS = {"figure_count": int, "facet_count": int, "metric": str, "kind": str, "role": str,
+              "stated_elsewhere": bool}
+    WHEN = {"all": [{"field": "figure_count", "gt": 0}]}
+    VARS = {"missing", "count", "metrics", "others", "how", "where"}
+    facts = staticmethod(document_facts)
+
+
+KINDS = [MissingFacets, DocumentWithoutSetup]
