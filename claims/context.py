@@ -90,6 +90,24 @@ def _intro_section_rx():
 _LEAD_BLOCKS = 4
 
 
+_FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
+
+
+def _front_matter_conditions(text):
+    """Conditions named in the title / summary / description fields of a leading front matter."""
+    if not text.startswith(("---", "+++")):
+        return []
+    from .segment import _detect_front_matter
+    head = text[:20000].split("\n")
+    n = _detect_front_matter(head)
+    out, pos = [], 0
+    for i, line in enumerate(head[:n]):
+        if i and _FM_FIELD.match(line):
+            out.extend(find_conditions(text, pos, pos + len(line)))
+        pos += len(line) + 1
+    return out
+
+
 def _unmasked(spans, masked, text=None):
     """Drop mentions that start inside a masked range (URL, path, tag).  With ``text``, a
     mention inside inline code is kept: '**Model**: `Qwen/Qwen-32B`' names the model."""
@@ -380,6 +398,9 @@ def annotate(doc, claims) -> list:
             doc_conds = doc_conds + setup_of([i for i in header_blocks if i not in lead], ("heading",))
             for k in doc_setup:
                 doc_conds = doc_conds + [x for i in section_blocks.get(k, ()) for x in binfo(i).conds]
+            # front matter has no blocks, but its title / summary describe the whole post
+            # ('summary: "… on Qwen3.5-397B-A17B-NVFP4 with GB200 NVL72 …"')
+            doc_conds = doc_conds + _front_matter_conditions(text)
             # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
             intro_rx = _intro_section_rx()
             for k in [k for k, sec in enumerate(doc.sections) if sec.parent is None and single][:2]:

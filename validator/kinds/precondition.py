@@ -162,7 +162,12 @@ def _is_digest(doc) -> bool:
     """A digest gathers figures from many sources — entries that cite their own sources, or
     several top-level titles that are not numbered chapters ('vLLM 动态日报', 'SGLang 动态日报'):
     each figure must carry its own setup. A post about one thing states its setup once."""
-    if sum(1 for e in doc.entries if e.sources) >= 2:
+    # a blog post's numbered sections link PRs inline; a digest's entries cite where each came
+    # from ('来源：inbox/…', 'Sources: …', a file or an arXiv id)
+    cited = sum(1 for e in doc.entries
+                if any(getattr(s, "kind", "url") != "url" or getattr(s, "origin", "") == "line"
+                       for s in e.sources or ()))
+    if cited >= 2:
         return True
     h1 = [sec for sec in doc.sections if sec.level == 1]
     parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]
@@ -226,12 +231,14 @@ def _assess(rule, ctx):
             known = set(_doc_facets(ctx))
             if ev is None and not all(any(a in known for a in f.split("|")) for f in missing):
                 known = known | _cited_facets(ctx, claim)
+            given = conditions_of(ev[1]) if ev is not None else {}
             for f in missing:
-                # evidence for the same figure states its setup: the author had it at hand.
+                # evidence for the same figure states this facet: the author had it at hand.
                 # In a digest, a facet named elsewhere belongs to another entry's source: each
                 # figure must say its own.  In a post about one thing, a facet named only in
                 # some places is still one gap of the document (CV103), not one per figure.
-                if ev is not None or (digest and any(a in known for a in f.split("|"))):
+                alts = f.split("|")
+                if any(a in given for a in alts) or (digest and any(a in known for a in alts)):
                     stated.append(f)
                 else:
                     unstated.append(f)
