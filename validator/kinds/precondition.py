@@ -134,17 +134,22 @@ def _bytes(claim) -> float:
 
 
 def _doc_facets(ctx) -> dict:
-    """facet -> (line, surface) of its first mention anywhere in the document (outside code,
-    URLs and other masked text)."""
+    """facet -> (line, surface) of the first mention of its most named value anywhere in the
+    document (outside code, URLs and other masked text): 'H100' named four times, not the
+    'H20' a paragraph mentions once."""
     def compute():
         from claims.conditions import find_conditions
         doc = ctx.document
-        out = {}
+        seen = {}      # facet -> {value: [count, line, surface]}
         for b in doc.blocks:
             masked = b.masked or ()
-            for facet, _v, s, _e, sf in find_conditions(doc.text, b.start, b.end):
-                if facet not in out and not any(a <= s < z for a, z in masked):
-                    out[facet] = (doc.line_col(s)[0], sf)
+            for facet, v, s, _e, sf in find_conditions(doc.text, b.start, b.end):
+                if any(a <= s < z for a, z in masked):
+                    continue
+                key = re.sub(r"^\d+\s*[×x]\s*", "", str(v)).lower()    # '2×H100' is H100
+                slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
+                slot[0] += 1
+        out = {f: tuple(max(vals.values(), key=lambda x: (x[0], -x[1]))[1:]) for f, vals in seen.items()}
         for c in ctx.analysis.claims:      # what the context pass gave figures (setup lines …)
             for f, cond in (c.conditions or {}).items():
                 if f not in out and f in conditions_of(c):
