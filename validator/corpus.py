@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Optional
 
-from .facts import Statement, claim_key, statements
+from .facts import Statement, claim_key, keyed_claims, statements
 
 LEDGER_APPROX_REL = 0.1     # validator.ledger.LEDGER_APPROX_REL (not imported: sqlite only when used)
 
@@ -62,6 +62,7 @@ class Corpus:
         self._groups: dict = {}         # (key, approx_rel) -> [(Statement, [(path, real, claim)])]
         self.errors = errors if errors is not None else []
         self._files = None
+        self._full: set = set()         # realpaths whose full analysis was shared with add()
 
     # -------------------------------------------------------------- files
     def files(self) -> list:
@@ -102,7 +103,10 @@ class Corpus:
     # -------------------------------------------------------------- analyses
     def add(self, path: str, analysis) -> None:
         """Share an analysis made elsewhere (a file being checked that is also in the corpus)."""
-        self._analyses[os.path.realpath(path)] = analysis
+        real = os.path.realpath(path)
+        self._analyses[real] = analysis
+        if getattr(analysis, "document", None) is not None:
+            self._full.add(real)
 
     def _ledger_index(self):
         """The claim ledger of this corpus (created on first use), or None."""
@@ -189,7 +193,8 @@ class Corpus:
             if pre is not None and approx_rel == LEDGER_APPROX_REL:
                 st = Statement(c, key, pre[0], pre[1], approx_rel)
             else:
-                a = self.analysis(p)
+                # the index already holds the real path: no realpath per claim
+                a = self._analyses[real] if real in self._analyses else self.analysis(p)
                 st = statements(a, approx_rel).get(id(c)) if a is not None else None
             if st is None:
                 continue
@@ -227,14 +232,18 @@ class _LedgerKeyIndex(dict):
     def get(self, key, default=None):
         if key not in self:
             out, done = [], set()
-            for p, c in self._led.by_key(key):
+            # files analysed in full in this run (the checked ones) bring their own claims:
+            # the ledger need not rebuild theirs
+            full = {self._corpus._display[r] for r in self._corpus._full
+                    if r in self._corpus._display}
+            for p, c in self._led.by_key(key, skip=full):
                 real = self._real.get(p) or os.path.realpath(p)
                 a = self._corpus._analyses.get(real)
                 if a is None or getattr(a, "document", None) is None:
                     out.append((p, real, c))
                 elif p not in done:
                     done.add(p)
-                    out += [(p, real, x) for x in a.claims if claim_key(x) == key]
+                    out += [(p, real, x) for x in keyed_claims(a).get(key, ())]
             self[key] = out
         return self[key]
 

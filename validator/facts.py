@@ -37,7 +37,33 @@ def claim_key(claim) -> Optional[str]:
     """'metric|subject|baseline' normalized, or None when the claim lacks metric or subject."""
     if not claim.metric or not claim.subject:
         return None
-    return "|".join((norm_text(claim.metric), norm_text(claim.subject), norm_text(claim.baseline)))
+    return _key(claim.metric, claim.subject, claim.baseline)
+
+
+@lru_cache(maxsize=65536)
+def _key(metric, subject, baseline) -> str:
+    # a corpus check asks for the key of the same claims hundreds of thousands of times, and
+    # a corpus has few distinct (metric, subject, baseline) triples: normalize each once
+    return "|".join((norm_text(metric), norm_text(subject), norm_text(baseline)))
+
+
+def keyed_claims(analysis) -> dict:
+    """Claim key -> the analysis's claims with that key, in document order (claims without a
+    key left out). Cached on the analysis: read-only for callers."""
+    cached = getattr(analysis, "_caveat_keyed", None)
+    if cached is not None:
+        return cached
+    g = defaultdict(list)
+    for c in analysis.claims:
+        k = claim_key(c)
+        if k:
+            g[k].append(c)
+    out = dict(g)
+    try:
+        analysis._caveat_keyed = out
+    except AttributeError:  # pragma: no cover - slotted analysis
+        pass
+    return out
 
 
 def base_fact(claim, doc=None) -> dict:
@@ -238,12 +264,7 @@ class Context:
     def groups(self) -> dict:
         """Claim key -> this document's claims with that key (claims without a key left out)."""
         if self._groups is None:
-            g = defaultdict(list)
-            for c in self.analysis.claims:
-                k = claim_key(c)
-                if k:
-                    g[k].append(c)
-            self._groups = dict(g)
+            self._groups = keyed_claims(self.analysis)
         return self._groups
 
     def entry_of(self, claim):
@@ -391,11 +412,7 @@ def statements(analysis, approx_rel: float = 0.1) -> dict:
             pass
     if approx_rel in cache:
         return cache[approx_rel]
-    groups = defaultdict(list)
-    for c in analysis.claims:
-        k = claim_key(c)
-        if k:
-            groups[k].append(c)
+    groups = keyed_claims(analysis)
     ph = phases(analysis)
     out = {}
     for k, group in groups.items():

@@ -635,13 +635,17 @@ class CorpusIndex:
             self.sync(files)
             return fn(*args)
 
-    def by_key(self, key: str) -> list:
+    def by_key(self, key: str, skip=()) -> list:
+        """[(caller path, Claim)]; rows of the caller paths in ``skip`` (files the caller has
+        analysed in full) come back as (path, None), in place, without rebuilding the claim."""
+        if skip and key not in self._by_key:
+            return self._healthy(self._by_key_read, key, skip)
         return self._healthy(self._by_key_read, key)
 
     def analysis(self, path: str) -> "LedgerAnalysis":
         return self._healthy(self._analysis_read, path)
 
-    def _by_key_read(self, key: str) -> list:
+    def _by_key_read(self, key: str, skip=()) -> list:
         """[(caller path, Claim)] of every synced file's claims with this claim key, from
         one indexed query. Each claim carries ``_caveat_ledger = (phase, effective
         conditions)`` — the per-document facts computed at extraction (approx_rel
@@ -655,10 +659,15 @@ class CorpusIndex:
                 p = self._back.get(row[0])
                 if p is None:           # in the ledger but not in this corpus (another root's run)
                     continue
+                if p in skip:
+                    out.append((p, None))
+                    continue
                 c = row_to_claim(row)
                 c.path = p
                 c._caveat_ledger = (row[iph] or "", json.loads(row[ieff] or "{}"))
                 out.append((p, c))
+            if skip:
+                return out      # partial: not cached
             self._by_key[key] = out
         return self._by_key[key]
 
