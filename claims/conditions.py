@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
-from .entities import find_entities
+from .entities import Covered, find_entities
 
 
 @lru_cache(maxsize=None)
@@ -54,13 +54,13 @@ def find_conditions(text: str, start: int = 0, end=None) -> list:
     found = []
     for kind, canon, s, e, surface in find_entities(text, start, end, kinds=("hardware", "model")):
         found.append((kind, canon, s, e, surface))
-    named = [(s, e) for _, _, s, e, _ in found]   # facet patterns never look inside a hardware/model name
+    named = Covered((s, e) for _, _, s, e, _ in found)   # facet patterns never look inside a hardware/model name
     rxs, meta = _facets()
     for m in (m for rx in rxs for m in rx.finditer(text, start, end)):
         name = next(k for k, v in m.groupdict().items() if v is not None and k[0] == "f")
         facet, canon, vgroup = meta[name]
         s, e = m.span(name)
-        if any(a <= s < b for a, b in named):
+        if s in named:
             continue
         found.append((facet, _value(m, canon, vgroup) if vgroup else _value2(m.group(name), canon), s, e, m.group(name)))
     found.sort(key=lambda t: t[2])

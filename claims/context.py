@@ -108,12 +108,15 @@ def _front_matter_conditions(text):
     return out
 
 
-def _unmasked(spans, masked, text=None):
+def _unmasked(spans, masked, text=None, starts=None):
     """Drop mentions that start inside a masked range (URL, path, tag).  With ``text``, a
-    mention inside inline code is kept: '**Model**: `Qwen/Qwen-32B`' names the model."""
+    mention inside inline code is kept: '**Model**: `Qwen/Qwen-32B`' names the model.
+    ``starts`` (the masked ranges' starts, once per block) keeps a per-sentence call from
+    rebuilding them: that would cost every masked range of the block per sentence."""
     if not masked:
         return spans
-    starts = [a for a, _ in masked]
+    if starts is None:
+        starts = [a for a, _ in masked]
     out = []
     for sp in spans:
         k = bisect.bisect_right(starts, sp[2]) - 1
@@ -126,11 +129,33 @@ def _unmasked(spans, masked, text=None):
 class _BlockInfo:
     """Entities, conditions and markers of one block, each computed once and only when asked."""
 
-    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup")
+    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup", "_keys")
 
     def __init__(self, doc, b):
         self.doc, self.b = doc, b
         self._systems = self._conds = self._markers = self._setup = None
+        self._keys = {}
+
+    def keys(self, what):
+        """Sorted start offsets of ``systems`` / ``conds`` / ``markers`` / ``masked`` (and the
+        systems' ends), built once: a figure bisects to its window instead of scanning every
+        mention of the block, which made a block with N figures and M mentions cost N*M."""
+        k = self._keys.get(what)
+        if k is None:
+            if what == "system_ends":
+                k = [m[3] for m in self.systems]   # non-overlapping matches: ends ascend too
+            elif what == "masked":
+                k = [a for a, _ in self.b.masked]
+            else:
+                pos = 1 if what == "markers" else 2
+                k = [m[pos] for m in getattr(self, what)]
+            self._keys[what] = k
+        return k
+
+    def within(self, what, lo, hi):
+        """The items of ``what`` (sorted by start) starting in [lo, hi), in their order."""
+        starts = self.keys(what)
+        return getattr(self, what)[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
 
     @property
     def systems(self):
@@ -170,10 +195,9 @@ def _setup_conditions(doc, b, info):
     parens = list(paren_rx.finditer(text, b.start, b.end))
     if not parens:
         return []
-    conds = info.conds
     out = []
     for m in parens:
-        out.extend(c for c in conds if m.start("body") <= c[2] < m.end("body"))
+        out.extend(info.within("conds", m.start("body"), m.end("body")))
     return out
 
 
@@ -193,9 +217,15 @@ def _cue_before(text, pos, lo):
     return bool(_BASELINE_CUE.search(text[max(lo, pos - 24):pos]))
 
 
-def _pick_subject(text, c, systems, sent, block_lo):
-    """(subject, how) for claim c from the block's system mentions."""
-    before = [m for m in systems if m[3] <= c.start]
+def _pick_subject(text, c, systems, sent, block_lo, bi=None):
+    """(subject, how) for claim c from the block's system mentions (sorted, non-overlapping;
+    ``bi`` gives their sorted offsets so only the figure's window is looked at)."""
+    if bi is None:
+        before = [m for m in systems if m[3] <= c.start]
+        after = [m for m in systems if m[2] >= c.end]
+    else:
+        before = _Tail(systems, bisect.bisect_right(bi.keys("system_ends"), c.start))
+        after = _Head(systems, bisect.bisect_left(bi.keys("systems"), c.end))
     # 1. a label right before the figure: 'LMDeploy：2,430 tok/s', 'TGI 3.2：2,400'
     if before:
         m = before[-1]
@@ -217,8 +247,10 @@ def _pick_subject(text, c, systems, sent, block_lo):
         if not _cue_before(text, m[2], block_lo):
             return m[1], "sentence"
     # 4. a system after it in the sentence, not a baseline
-    for m in systems:
-        if m[2] >= c.end and m[2] < sent[1] and not _cue_before(text, m[2], block_lo):
+    for m in after:
+        if m[2] >= sent[1]:
+            break
+        if not _cue_before(text, m[2], block_lo):
             return m[1], "sentence"
     # 5. earlier in the block, when the sentence refers back to it
     #    ('… EAGLE-3 … . That is roughly 50% better …', '…。这比 …')
@@ -232,11 +264,46 @@ def _pick_subject(text, c, systems, sent, block_lo):
     return None, None
 
 
-def _pick_baseline(text, c, systems, sent, subject, block_lo):
-    for m in systems:
+def _pick_baseline(text, c, systems, sent, subject, block_lo, bi=None):
+    for m in (systems if bi is None else bi.within("systems", sent[0], sent[1])):
         if sent[0] <= m[2] < sent[1] and m[1] != subject and _cue_before(text, m[2], block_lo):
             return m[1]
     return None
+
+
+class _Tail:
+    """systems[:n] without copying it: a figure walks back from its position only as far
+    as its sentence or window, so copying the prefix would make a long block quadratic."""
+
+    __slots__ = ("seq", "n")
+
+    def __init__(self, seq, n):
+        self.seq, self.n = seq, n
+
+    def __bool__(self):
+        return self.n > 0
+
+    def __getitem__(self, i):
+        if i != -1 or not self.n:
+            raise IndexError(i)
+        return self.seq[self.n - 1]
+
+    def __reversed__(self):
+        seq = self.seq
+        return (seq[k] for k in range(self.n - 1, -1, -1))
+
+
+class _Head:
+    """systems[n:] without copying it, walked forward until the sentence ends."""
+
+    __slots__ = ("seq", "n")
+
+    def __init__(self, seq, n):
+        self.seq, self.n = seq, n
+
+    def __iter__(self):
+        seq = self.seq
+        return (seq[k] for k in range(self.n, len(seq)))
 
 
 _RELATIVE = ("percent", "ratio", "percentage_point")
@@ -375,8 +442,8 @@ def annotate(doc, claims) -> list:
             section_conds[k] = own
             parent = doc.sections[k].parent
             if parent is not None:    # a sub-section inherits its parent's setup
-                section_conds[k] = section_conds[k] + [c for c in conds_section(parent)
-                                                       if c[0] not in {x[0] for x in section_conds[k]}]
+                own_facets = {x[0] for x in section_conds[k]}
+                section_conds[k] = section_conds[k] + [c for c in conds_section(parent) if c[0] not in own_facets]
         return section_conds[k]
 
     def conds_doc():
@@ -423,6 +490,42 @@ def annotate(doc, claims) -> list:
                     src.rating, src.rating_text = ratings[src.ref]
         return bsrc[i]
 
+    def first_uncued(i):
+        """The first system of block i that is not a baseline, or None."""
+        return next((m[1] for m in binfo(i).systems if not _cue_before(text, m[2], blocks[i].start)), None)
+
+    # a figure without a subject of its own takes its entry heading's, else its section
+    # heading's: one answer per entry / section, computed once (not per figure)
+    ent_subj, sec_subj = {}, {}
+
+    def entry_subject(k):
+        if k not in ent_subj:
+            ent_subj[k] = next((s for s in (first_uncued(i) for i in entry_blocks.get(k, ())
+                                            if blocks[i].kind == "entry_heading") if s), None)
+        return ent_subj[k]
+
+    def section_subject(k):
+        if k not in sec_subj:
+            sec_subj[k] = next((first_uncued(i) for i in section_blocks.get(k, ())[:1]
+                                if blocks[i].kind == "heading"), None)
+        return sec_subj[k]
+
+    # lists shared by many figures (a block's, row's, entry's, section's, document's conditions)
+    # are reduced once to the first mention of each facet: that is all ``put`` keeps of them,
+    # and walking the whole list per figure made a long block quadratic
+    firsts, rows = {}, {}
+
+    def first_per_facet(found):
+        f = firsts.get(id(found))
+        if f is None or f[0] is not found:
+            seen, out = set(), []
+            for x in found:
+                if x[0] not in seen:
+                    seen.add(x[0])
+                    out.append(x)
+            f = firsts[id(found)] = (found, out)
+        return f[1]
+
     sent_conds = {}      # (block, sentence span) -> conditions, for paragraphs
     last_metric = {}     # (block or entry, kind) -> metric of the previous figure of that kind
     for c in claims:
@@ -437,24 +540,14 @@ def annotate(doc, claims) -> list:
         clause = _bounds(text, b.start, b.end, c.start, c.end, _CLAUSE_END)
 
         # subject and baseline
-        subject, how = _pick_subject(text, c, bi.systems, sent, b.start)
-        if subject is None:
-            for k in ([b.entry] if b.entry is not None else []):
-                eh = [i for i in entry_blocks.get(k, ()) if blocks[i].kind == "entry_heading"]
-                for i in eh:
-                    s = [m for m in binfo(i).systems if not _cue_before(text, m[2], blocks[i].start)]
-                    if s:
-                        subject = s[0][1]
-                        break
-            if subject is None and b.section is not None:
-                for i in section_blocks.get(b.section, ())[:1]:
-                    if blocks[i].kind == "heading":
-                        s = [m for m in binfo(i).systems if not _cue_before(text, m[2], blocks[i].start)]
-                        if s:
-                            subject = s[0][1]
+        subject, how = _pick_subject(text, c, bi.systems, sent, b.start, bi)
+        if subject is None and b.entry is not None:
+            subject = entry_subject(b.entry)
+        if subject is None and b.section is not None:
+            subject = section_subject(b.section)
         c.subject = subject
         if c.kind in _RELATIVE:
-            c.baseline = _pick_baseline(text, c, bi.systems, sent, subject, b.start)
+            c.baseline = _pick_baseline(text, c, bi.systems, sent, subject, b.start, bi)
 
         # metric
         scope_key = (c.block, c.kind)
@@ -481,10 +574,11 @@ def annotate(doc, claims) -> list:
             # long prose: read only the figure's sentence, not the whole paragraph
             key = (c.block, sent)
             if key not in sent_conds:
-                sent_conds[key] = _unmasked(find_conditions(text, sent[0], sent[1]), b.masked, text)
+                sent_conds[key] = _unmasked(find_conditions(text, sent[0], sent[1]), b.masked, text,
+                                            bi.keys("masked"))
             in_sent = list(sent_conds[key])
         else:
-            in_sent = [x for x in bi.conds if sent[0] <= x[2] < sent[1]]
+            in_sent = bi.within("conds", sent[0], sent[1])
         # nearest mention first within the sentence
         in_sent.sort(key=lambda x: abs(x[2] - c.start))
         put(in_sent, "sentence")
@@ -493,28 +587,30 @@ def annotate(doc, claims) -> list:
             prev = _bounds(text, b.start, b.end, sent[0] - 1, sent[0] - 1, _SENT_END)
             key = (c.block, prev)
             if key not in sent_conds:
-                sent_conds[key] = _unmasked(find_conditions(text, prev[0], prev[1]), b.masked, text)
+                sent_conds[key] = _unmasked(find_conditions(text, prev[0], prev[1]), b.masked, text,
+                                            bi.keys("masked"))
             put(sent_conds[key], "bullet")
         if b.kind == "table_cell" and b.row is not None:
-            row = [x for i in row_blocks.get((b.section, b.line, b.row), ()) for x in binfo(i).conds]
-            put(row, "bullet")
+            rk = (b.section, b.line, b.row)
+            if rk not in rows:
+                rows[rk] = [x for i in row_blocks.get(rk, ()) for x in binfo(i).conds]
+            put(first_per_facet(rows[rk]), "bullet")
         elif b.kind == "bullet":
             # a bullet is one statement; a paragraph's other sentences speak of other figures
-            put(bi.conds, "bullet")
+            put(first_per_facet(bi.conds), "bullet")
         if b.entry is not None:
-            put(conds_entry(b.entry), "entry")
+            put(first_per_facet(conds_entry(b.entry)), "entry")
         if b.section is not None:
-            put(conds_section(b.section), "section")
-        put(conds_doc(), "document")
+            put(first_per_facet(conds_section(b.section)), "section")
+        put(first_per_facet(conds_doc()), "document")
         c.conditions = conds
 
         # markers: the entry's, plus those of the figure's own sentence
         marks = set()
         if b.entry is not None:
             marks.update(doc.entries[b.entry].markers)
-        for name, s, e in bi.markers:
-            if sent[0] <= s < sent[1]:
-                marks.add(name)
+        for name, s, e in bi.within("markers", sent[0], sent[1]):
+            marks.add(name)
         c.markers = sorted(marks)
 
         # sources: the entry's, else those linked in the figure's own block, else the nearest

@@ -7,6 +7,7 @@ scan is linear in the text.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
@@ -66,6 +67,28 @@ def canonical_model(surface: str) -> str:
     return s
 
 
+class Covered:
+    """Membership 'x falls inside one of these (start, end) spans' in O(log n): the spans
+    are merged once into disjoint sorted ranges, so a scan that skips matches inside
+    names already found stays N log N instead of testing every name per match."""
+
+    __slots__ = ("starts", "ends")
+
+    def __init__(self, spans):
+        self.starts, self.ends = [], []
+        for s, e in sorted((s, e) for s, e in spans if e > s):
+            if self.ends and s <= self.ends[-1]:
+                if e > self.ends[-1]:
+                    self.ends[-1] = e
+            else:
+                self.starts.append(s)
+                self.ends.append(e)
+
+    def __contains__(self, x) -> bool:
+        k = bisect.bisect_right(self.starts, x) - 1
+        return k >= 0 and x < self.ends[k]
+
+
 def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardware", "model")) -> list:
     """[(kind, canonical, start, end, surface)] in text order."""
     end = len(text) if end is None else end
@@ -75,8 +98,10 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
         for m in model_rx.finditer(text, start, end):
             out.append(("model", canonical_model(m.group(0)), m.start(), m.end(), m.group(0)))
     if "hardware" in kinds:
+        # only the model names can hold a hardware match: earlier hardware matches end before it
+        in_model = Covered((s, e) for _, _, s, e, _ in out)
         for m in hw_rx.finditer(text, start, end):
-            if any(s <= m.start("hw") < e for _, _, s, e, _ in out):   # 'Llama 3.1 8B' is not hardware
+            if m.start("hw") in in_model:   # 'Llama 3.1 8B' is not hardware
                 continue
             hw = _canon_sys(m.group("hw"), hw_alias)
             n = m.group("n")
@@ -85,9 +110,9 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
             value = f"{int(n)}×{hw}" if n and int(n) > 1 else hw
             out.append(("hardware", value, m.start(), m.end(), m.group(0)))
     if "system" in kinds:
-        taken = [(s, e) for _, _, s, e, _ in out]
+        taken = Covered((s, e) for _, _, s, e, _ in out)
         for m in sys_rx.finditer(text, start, end):
-            if any(s <= m.start() < e for s, e in taken):
+            if m.start() in taken:
                 continue
             out.append(("system", _canon_sys(m.group(0), sys_alias), m.start(), m.end(), m.group(0)))
     out.sort(key=lambda t: t[2])
