@@ -142,6 +142,28 @@ class Corpus:
         """``path`` relative to the corpus root holding it (for messages): 'inbox/amy/x.md'."""
         return relpath_in(path, self.roots)
 
+    # -------------------------------------------------------------- workers
+    def prepare(self, analyses) -> None:
+        """Before a run forks check workers: sync the index and build the statement groups
+        of every claim key of ``analyses`` once, so the workers share them instead of each
+        building its own."""
+        if self._index is None:
+            self._build_index()
+        keys = set()
+        for a in analyses:
+            keys.update(keyed_claims(a))
+        for key in sorted(keys):
+            self.statement_groups(key, LEDGER_APPROX_REL)
+
+    def reopen_after_fork(self) -> None:
+        """In a forked worker: an SQLite connection must not be shared with the parent, so
+        a ledger file gets a connection of its own (an in-memory ledger is a private copy)."""
+        led = self._ledger
+        if led is not None and led != "auto" and hasattr(led, "ledger"):
+            ledger = led.ledger
+            if ledger.path != ":memory:":
+                ledger.conn = ledger._connect(ledger.path)
+
     # -------------------------------------------------------------- index
     def _build_index(self):
         led = self._ledger_index()

@@ -7,6 +7,7 @@ pack or option is a ``UsageError`` raised before anything runs.
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 
@@ -57,10 +58,19 @@ def check_analysis(analysis, rules, corpus=None, lang=None, options=None) -> lis
     ctx = Context(analysis, corpus, lang=lang, options=options)
     findings = []
 
+    # A kind's facts depend on its params and the document only, and several rules often
+    # extend one kind with the same params (CV401-403, CV501-503, CV701-702 differ only in
+    # `when:`): compute them once per document, give each rule its own copies.
+    made: dict = {}
+
     def facts():
         for rule in rules:
-            for fact in rule.kind.facts(rule, ctx) or ():
-                yield rule, fact
+            sig = (rule.extends, _params_sig(rule.params))
+            got = made.get(sig)
+            if got is None:
+                got = made[sig] = list(rule.kind.facts(rule, ctx) or ())
+            for fact in got:
+                yield rule, dict(fact)
 
     def on_match(rule, fact, side):
         findings.append(rule.render(fact, side, ctx.lang))
@@ -78,7 +88,78 @@ def check_analysis(analysis, rules, corpus=None, lang=None, options=None) -> lis
     return out
 
 
-def check_paths(paths, options: Options | None = None) -> RunResult:
+# Below this many files a run stays in one process: forking workers and pickling
+# analyses back costs more than it saves.
+PARALLEL_MIN_FILES = 16
+
+
+def _jobs(n_files: int) -> int:
+    """Worker processes for a run over ``n_files`` files: the usable cores (``CAVEAT_JOBS``
+    overrides; 1 turns parallelism off), 1 for a small run or where fork is unavailable."""
+    if n_files < PARALLEL_MIN_FILES:
+        return 1
+    env = os.environ.get("CAVEAT_JOBS", "").strip()
+    if env.isdigit() and int(env) >= 1:
+        jobs = int(env)
+    else:
+        try:
+            jobs = len(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not Linux
+            jobs = os.cpu_count() or 1
+    if jobs <= 1:
+        return 1
+    import multiprocessing as mp
+    if "fork" not in mp.get_all_start_methods():
+        return 1            # pragma: no cover - the workers inherit the run's state by fork
+    return min(jobs, n_files // (PARALLEL_MIN_FILES // 2))
+
+
+def _pool(jobs):
+    import multiprocessing as mp
+    return mp.get_context("fork").Pool(jobs)
+
+
+def _read_one(f):
+    """(path, analysis, error line): reading never raises, so a worker's result says it all."""
+    try:
+        return f, _read(f), None
+    except Exception as e:  # noqa: BLE001 - one line naming the file, go on
+        return f, None, (_one_line(e, f) if _is_input_error(e)
+                         else f"{f}: internal error: {type(e).__name__}: {e}")
+
+
+def _check_one(path, a, rules, corpus, options):
+    """(findings, error line) of one analysed file."""
+    try:
+        return check_analysis(a, rules, corpus, options.lang, options), None
+    except (EngineError, UsageError) as e:
+        return [], _one_line(e, path)
+    except Exception as e:  # noqa: BLE001 - a bug in a kind must not hide the other files
+        return [], f"{path}: internal error: {type(e).__name__}: {e}"
+
+
+# What forked check workers inherit (set just before the fork, cleared after): the run's
+# analyses, rules and corpus index are shared copy-on-write instead of pickled to them.
+_FORK_STATE = None
+
+
+def _check_chunk(paths):
+    analyses, rules, corpus, options = _FORK_STATE
+    if corpus is not None:
+        corpus.reopen_after_fork()
+    before = len(corpus.errors) if corpus is not None else 0
+    out = [(p, *_check_one(p, analyses[p], rules, corpus, options)) for p in paths]
+    return out, (corpus.errors[before:] if corpus is not None else [])
+
+
+def _params_sig(params) -> str:
+    """A stable text of a rule's params (lists and dicts of scalars, from YAML)."""
+    return json.dumps(params, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def check_paths(paths, options: Options | None = None, progress=None) -> RunResult:
+    """``progress(path)``, when given, is called once per checked file as it is done."""
+    global _FORK_STATE
     options = options or Options()
     rules = packs.load_rules(options)
     for root in options.corpus or ():
@@ -88,23 +169,52 @@ def check_paths(paths, options: Options | None = None) -> RunResult:
     files = expand_paths(paths, result.errors)
     corpus = Corpus(options.corpus, _read, errors=[]) if options.corpus else None
     result.corpus = corpus
-    for f in files:
-        try:
-            a = _read(f)
-        except Exception as e:  # noqa: BLE001 - one line naming the file, go on
-            result.errors.append(_one_line(e, f) if _is_input_error(e)
-                                 else f"{f}: internal error: {type(e).__name__}: {e}")
+    jobs = _jobs(len(files))
+    if jobs > 1:
+        # extraction is most of a many-file run and each file is independent: in workers
+        with _pool(jobs) as pool:
+            read = pool.map(_read_one, files, chunksize=max(1, len(files) // (jobs * 4)))
+    else:
+        read = map(_read_one, files)
+    for f, a, err in read:
+        if err is not None:
+            result.errors.append(err)
             continue
         result.analyses[f] = a
         if corpus is not None:
             corpus.add(f, a)
-    for path, a in result.analyses.items():
+    items = list(result.analyses.items())
+    if jobs > 1 and len(items) >= PARALLEL_MIN_FILES:
+        if corpus is not None:
+            # the corpus index (ledger sync) and the per-key statement groups every checked
+            # file needs are built once here, then shared with the workers by fork
+            corpus.prepare(a for _, a in items)
+        _FORK_STATE = (result.analyses, rules, corpus, options)
         try:
-            result.findings += check_analysis(a, rules, corpus, options.lang, options)
-        except (EngineError, UsageError) as e:
-            result.errors.append(_one_line(e, path))
-        except Exception as e:  # noqa: BLE001 - a bug in a kind must not hide the other files
-            result.errors.append(f"{path}: internal error: {type(e).__name__}: {e}")
+            # contiguous chunks: neighbouring files share claim keys, so each worker's
+            # per-key caches serve many of its files
+            size = max(1, -(-len(items) // (jobs * 4)))
+            chunks = [[p for p, _ in items[i:i + size]] for i in range(0, len(items), size)]
+            with _pool(jobs) as pool:
+                for done, corpus_errors in pool.imap(_check_chunk, chunks):
+                    for path, found, err in done:
+                        result.findings += found
+                        if err is not None:
+                            result.errors.append(err)
+                        if progress is not None:
+                            progress(path)
+                    if corpus is not None:
+                        corpus.errors += [e for e in corpus_errors if e not in corpus.errors]
+        finally:
+            _FORK_STATE = None
+    else:
+        for path, a in items:
+            found, err = _check_one(path, a, rules, corpus, options)
+            result.findings += found
+            if err is not None:
+                result.errors.append(err)
+            if progress is not None:
+                progress(path)
     if corpus is not None:
         # unreadable corpus files are worth one line each, but never fail the checked files
         for e in corpus.errors:
