@@ -41,6 +41,13 @@ def _long_line(n):
     return "# big line\n" + unit * (n // len(unit)) + "\n"
 
 
+def _figures_line(n):
+    # issue 6: every figure of one long line carries systems and conditions, so any
+    # per-figure scan of the block's mentions is N*M (a 1 MB line took 367 s)
+    unit = "vLLM 达到 1,234 tok/s（H100，Llama 3.1 8B），比 SGLang 快 12%；"
+    return "# big line\n" + unit * (n // len(unit)) + "\n"
+
+
 def _nested_list(n):
     return "- " * n + "29% deeper\n" + "> " * n + "12% quoted\n"
 
@@ -82,6 +89,9 @@ CASES = {
     # run full/SCALE and full.
     "100k_digit_number": (_digits, 25_000, 100_000),
     "1MB_line": (_long_line, 2_500, 1_000_000),
+    # large enough that an N*M term shows: 60k -> 240k characters (80 -> 320 KB) took
+    # 1.2 s -> 10.4 s (8.6x) before context.py bisected mentions, 0.7 s -> 2.4 s after
+    "figures_line": (_figures_line, 60_000, 750_000),
     "10k_nested_levels": (_nested_list, 2_500, 10_000),
     "deep_indented_list": (_indented_list, 100, 10_000),
     "100k_table_cells": (_table, 1_000, 100_000),
@@ -119,13 +129,18 @@ def _ratio(fn, build, small):
     return t_small, t_large, t_large / max(t_small, 1e-9)
 
 
+# Cases whose small time is far above timer noise can be held to a tighter bound.
+CASE_MAX_RATIO = {"figures_line": 6.0}
+
+
 @pytest.mark.parametrize("name", sorted(n for n in CASES if n not in ("many_lines", "deep_indented_list",
                                                                        "same_key_bullets")))
 def test_extraction_is_linear(name):
     build, small, _full = CASES[name]
     t_small, t_large, ratio = _ratio(_extract, build, small)
     print(f"extract {name}: {t_small:.3f}s -> {t_large:.3f}s at {SCALE}x input (ratio {ratio:.1f})")
-    assert ratio < MAX_RATIO, f"{name}: {SCALE}x input took {ratio:.1f}x the time"
+    limit = CASE_MAX_RATIO.get(name, MAX_RATIO)
+    assert ratio < limit, f"{name}: {SCALE}x input took {ratio:.1f}x the time"
 
 
 # The whole check (rules included) runs in a child process that prints each size's
