@@ -63,6 +63,7 @@ class Corpus:
         self.errors = errors if errors is not None else []
         self._files = None
         self._full: set = set()         # realpaths whose full analysis was shared with add()
+        self._from_file: dict = {}      # realpath -> analysis of the file as on disk (add())
 
     # -------------------------------------------------------------- files
     def files(self) -> list:
@@ -101,12 +102,18 @@ class Corpus:
         return None
 
     # -------------------------------------------------------------- analyses
-    def add(self, path: str, analysis) -> None:
-        """Share an analysis made elsewhere (a file being checked that is also in the corpus)."""
+    def add(self, path: str, analysis, from_file: bool = False) -> None:
+        """Share an analysis made elsewhere (a file being checked that is also in the corpus).
+        ``from_file``: it is the analysis of the file as it is on disk (not of an edited
+        text), so the claim ledger may store it instead of extracting the file again."""
         real = os.path.realpath(path)
         self._analyses[real] = analysis
         if getattr(analysis, "document", None) is not None:
             self._full.add(real)
+        if from_file:
+            self._from_file[real] = analysis
+        else:
+            self._from_file.pop(real, None)
 
     def _ledger_index(self):
         """The claim ledger of this corpus (created on first use), or None."""
@@ -170,7 +177,11 @@ class Corpus:
         if led is not None:
             # one sync for the whole corpus (changed files re-extracted, in parallel), then
             # claims are read per key from the ledger as the checks ask for them
-            led.sync(self.files())
+            files = self.files()
+            # files this run has analysed in full (the checked ones) are not extracted again
+            full = {self._display[r]: a for r, a in self._from_file.items()
+                    if r in self._display and self._analyses.get(r) is a}
+            led.sync(files, full)
             for e in led.errors:
                 if e not in self.errors:
                     self.errors.append(e)
@@ -251,13 +262,23 @@ class _LedgerKeyIndex(dict):
         self._corpus, self._led = corpus, led
         self._real = {p: r for r, p in corpus._display.items()}
 
+    def _full_paths(self) -> set:
+        """Corpus paths of the files analysed in full (cached until another is added)."""
+        full = self._corpus._full
+        if getattr(self, "_full_n", -1) != len(full):
+            disp = self._corpus._display
+            ana = self._corpus._analyses
+            self._full_set = {disp[r] for r in full
+                              if r in disp and getattr(ana.get(r), "document", None) is not None}
+            self._full_n = len(full)
+        return self._full_set
+
     def get(self, key, default=None):
         if key not in self:
             out, done = [], set()
             # files analysed in full in this run (the checked ones) bring their own claims:
             # the ledger need not rebuild theirs
-            full = {self._corpus._display[r] for r in self._corpus._full
-                    if r in self._corpus._display}
+            full = self._full_paths()
             for p, c in self._led.by_key(key, skip=full):
                 real = self._real.get(p) or os.path.realpath(p)
                 a = self._corpus._analyses.get(real)

@@ -24,6 +24,7 @@ A corpus that cannot be written (read-only checkout) gets an in-memory ledger.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -147,10 +148,12 @@ def _dumps(obj) -> str:
 _DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
 
 
-def _analyze(path: str):
-    """(lang, date, claims) of one file; the claims side does all the reading."""
-    from claims.api import read_document
-    analysis = read_document(path)
+def _analyze(path: str, analysis=None):
+    """(lang, date, claims, derived) of one file; the claims side does all the reading
+    (``analysis``: the file's analysis made already by the caller, not made again)."""
+    if analysis is None:
+        from claims.api import read_document
+        analysis = read_document(path)
     doc = analysis.document
     derived = _derived(analysis)
     date = getattr(doc, "date", None)
@@ -200,11 +203,12 @@ def claim_row(key: str, idx: int, c: Claim, date, lang, phase: str = "", eff=Non
     )
 
 
-def _extract_job(job):
+def _extract_job(job, analysis=None):
     """Worker: read, hash and extract one file. Returns plain tuples (cheap to pickle)."""
     key, abspath, size, mtime_ns, digest = job
     try:
-        lang, date, claims, *rest = _analyze(abspath)
+        lang, date, claims, *rest = _analyze(abspath) if analysis is None \
+            else _analyze(abspath, analysis)
         if digest is None:
             digest = _hash_file(abspath)
         if rest:
@@ -417,19 +421,21 @@ class Ledger:
         return os.path.realpath(ap).replace(os.sep, "/")
 
     # -- syncing -----------------------------------------------------------------------
-    def sync(self, files) -> dict:
+    def sync(self, files, analyses=None) -> dict:
         """Bring the ledger up to date for ``files``: re-extract only those whose content
         changed (size+mtime untouched means unchanged; otherwise the sha256 decides).
+        ``analyses`` ({caller path: Analysis}) are files the caller has analysed already:
+        their rows are made from those, not extracted again.
         Returns {caller path: ledger key}."""
         for attempt in (1, 2):
             try:
-                return self._sync(files)
+                return self._sync(files, analyses or {})
             except sqlite3.DatabaseError as exc:
                 if attempt == 2 or isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                     raise
                 self._rebuild(exc)
 
-    def _sync(self, files) -> dict:
+    def _sync(self, files, analyses=None) -> dict:
         files = [str(f) for f in files]
         keys = {f: self.key_of(f) for f in files}
         known = {}
@@ -461,7 +467,10 @@ class Ledger:
         # results are stored in batches as they arrive: memory stays flat and an
         # interrupted cold run keeps what it extracted
         batch = []
-        for r in self._run_jobs(jobs):
+        analyses = analyses or {}
+        done = [_extract_job(j, analyses[j[1]]) for j in jobs if j[1] in analyses]
+        jobs = [j for j in jobs if j[1] not in analyses]
+        for r in itertools.chain(done, self._run_jobs(jobs)):
             self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
             if r[7]:
                 self.errors.append(r[7])
@@ -470,7 +479,7 @@ class Ledger:
                 self._store(batch)
                 batch = []
         self._store(batch)
-        self.stats.update(files=len(files), extracted=len(jobs), reused=len(unchanged))
+        self.stats.update(files=len(files), extracted=len(jobs) + len(done), reused=len(unchanged))
         for key in unchanged:
             r = known.get(key)
             if r is not None:
@@ -615,8 +624,8 @@ class CorpusIndex:
     def errors(self) -> list:
         return self.ledger.errors
 
-    def sync(self, files) -> None:
-        self._keys.update(self.ledger.sync(files))
+    def sync(self, files, analyses=None) -> None:
+        self._keys.update(self.ledger.sync(files, analyses))
         self._back = {v: k for k, v in self._keys.items()}
         self._by_key.clear()
         self._analyses.clear()

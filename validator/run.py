@@ -182,7 +182,7 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
             continue
         result.analyses[f] = a
         if corpus is not None:
-            corpus.add(f, a)
+            corpus.add(f, a, from_file=True)
     items = list(result.analyses.items())
     if jobs > 1 and len(items) >= PARALLEL_MIN_FILES:
         if corpus is not None:
