@@ -23,6 +23,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
+from .entities import Covered
 from .markers import marker_names
 from .model import Block, Document, Entry, Section, Source
 
@@ -226,17 +227,15 @@ def parse_sources(text: str, s: int, e: int, line: int, line_start: int, origin:
         out.append(Source("url", url, line, m.start() - line_start + 1, origin=origin))
         taken.append((m.start(), m.end()))
     for m in _ARXIV_RX.finditer(text, s, e):
-        if any(a <= m.start() < b for a, b in taken):
-            am = m.group(1)
-        else:
-            am = m.group(1)
-        out.append(Source("arxiv", am, line, m.start(1) - line_start + 1, origin=origin))
+        out.append(Source("arxiv", m.group(1), line, m.start(1) - line_start + 1, origin=origin))
         taken.append((m.start(), m.end()))
+    # paths never overlap each other (one finditer), only URLs and arXiv ids:
+    # one merged span set keeps a block with thousands of links linear
+    covered = Covered(taken)
     for m in _PATH_RX.finditer(text, s, e):
-        if any(a <= m.start() < b for a, b in taken) or _IMAGE.search(m.group(0)):
+        if m.start() in covered or _IMAGE.search(m.group(0)):
             continue
         out.append(Source("path", m.group(0), line, m.start() - line_start + 1, origin=origin))
-        taken.append((m.start(), m.end()))
     out.sort(key=lambda src: src.col)
     return out
 
