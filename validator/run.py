@@ -143,6 +143,28 @@ def _check_one(path, a, rules, corpus, options):
 _FORK_STATE = None
 
 
+def _read_chunk(files):
+    return [_read_one(f) for f in files]
+
+
+def _shared(jobs, items, here, chunk_fn):
+    """Results of ``here(item)`` for every item, in order: the parent does the first share
+    itself while ``jobs - 1`` forked workers run ``chunk_fn`` over chunks of the rest.
+    (The parent working too means ``jobs`` processes, not ``jobs + 1``: every forked
+    copy of the run counts in the memory of the whole process tree.)
+    Yields (index, result) for the parent's items and (None, chunk result) for a chunk."""
+    share = -(-len(items) // jobs)
+    mine, rest = items[:share], items[share:]
+    size = max(1, -(-len(rest) // ((jobs - 1) * 4)))
+    chunks = [rest[i:i + size] for i in range(0, len(rest), size)]
+    with _pool(jobs - 1) as pool:
+        pending = pool.imap(chunk_fn, chunks)       # the workers start now
+        for i, item in enumerate(mine):
+            yield i, here(item)
+        for res in pending:
+            yield None, res
+
+
 def _check_chunk(paths):
     analyses, rules, corpus, options = _FORK_STATE
     if corpus is not None:
@@ -172,11 +194,14 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
     jobs = _jobs(len(files))
     if jobs > 1:
         # extraction is most of a many-file run and each file is independent: in workers.
-        # The first file is read here, so that what reading builds lazily (the claim
-        # pattern: ~0.2 s to compile, vocabularies) is inherited by every worker
+        # The first file is read before the fork, so that what reading builds lazily (the
+        # claim pattern: ~0.2 s to compile, vocabularies) is inherited by every worker
         read = [_read_one(files[0])]
-        with _pool(jobs) as pool:
-            read += pool.map(_read_one, files[1:], chunksize=max(1, len(files) // (jobs * 4)))
+        for i, res in _shared(jobs, files[1:], _read_one, _read_chunk):
+            if i is None:
+                read += res
+            else:
+                read.append(res)
     else:
         read = map(_read_one, files)
     for f, a, err in read:
@@ -193,21 +218,25 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
             # file needs are built once here, then shared with the workers by fork
             corpus.prepare(a for _, a in items)
         _FORK_STATE = (result.analyses, rules, corpus, options)
+
+        def here(path):
+            return (path, *_check_one(path, result.analyses[path], rules, corpus, options))
         try:
             # contiguous chunks: neighbouring files share claim keys, so each worker's
             # per-key caches serve many of its files
-            size = max(1, -(-len(items) // (jobs * 4)))
-            chunks = [[p for p, _ in items[i:i + size]] for i in range(0, len(items), size)]
-            with _pool(jobs) as pool:
-                for done, corpus_errors in pool.imap(_check_chunk, chunks):
-                    for path, found, err in done:
-                        result.findings += found
-                        if err is not None:
-                            result.errors.append(err)
-                        if progress is not None:
-                            progress(path)
-                    if corpus is not None:
-                        corpus.errors += [e for e in corpus_errors if e not in corpus.errors]
+            done = []
+            for i, res in _shared(jobs, [p for p, _ in items], here, _check_chunk):
+                got = [res] if i is not None else res[0]
+                if i is None and corpus is not None:
+                    corpus.errors += [e for e in res[1] if e not in corpus.errors]
+                for path, found, err in got:
+                    done.append((path, found, err))
+                    if progress is not None:
+                        progress(path)
+            for path, found, err in done:
+                result.findings += found
+                if err is not None:
+                    result.errors.append(err)
         finally:
             _FORK_STATE = None
     else:
