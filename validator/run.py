@@ -114,9 +114,16 @@ def _jobs(n_files: int) -> int:
     return min(jobs, n_files // (PARALLEL_MIN_FILES // 2))
 
 
+def _worker_init():
+    # Ctrl-C reaches the whole process group: the parent reports it (exit 130) and
+    # terminates the pool; a worker printing its own traceback would only add noise
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _pool(jobs):
     import multiprocessing as mp
-    return mp.get_context("fork").Pool(jobs)
+    return mp.get_context("fork").Pool(jobs, initializer=_worker_init)
 
 
 def _read_one(f):
