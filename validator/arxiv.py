@@ -66,8 +66,13 @@ def _code_lines(text: str) -> set:
     return out
 
 
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
 def _strip_inline_code(line: str) -> str:
-    return re.sub(r"`[^`\n]*`", lambda m: " " * len(m.group()), line)
+    if "`" not in line:         # most lines: no regex pass at all
+        return line
+    return _INLINE_CODE.sub(lambda m: " " * len(m.group()), line)
 
 
 def find_ids(text: str, extra: tuple = ()) -> list:

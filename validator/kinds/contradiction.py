@@ -68,7 +68,9 @@ def _by_conditions(corpus, key, approx_rel, groups) -> dict:
     if ck not in cache:
         out = {}
         for st, members in groups:
-            out.setdefault(st.sig[1], []).append((st, members))
+            # the members' real paths as a set, made once: a claim that agrees with a
+            # statement restated in hundreds of files takes them all in one union
+            out.setdefault(st.sig[1], []).append((st, members, frozenset(r for _, r, _ in members)))
         cache[ck] = out
     return cache[ck]
 
@@ -171,10 +173,10 @@ def _facts(rule, ctx):
                     continue      # no shared facet: nothing to compare
                 if cmp[1] and not cited:
                     continue      # other setups elsewhere in the corpus are not news
-                for st, members in sts:
+                for st, members, reals in sts:
                     if not cmp[1] and st.phase == mine.phase and \
                             values_agree(claim, st.claim, approx_rel) is True:
-                        agreeing_files.update(r for _, r, _ in members if r != here)
+                        agreeing_files |= reals
                         continue
                     verdict, dif = _judge(mine, st, approx_rel, memo)
                     if not verdict:
@@ -192,6 +194,7 @@ def _facts(rule, ctx):
                     ordered = in_cited + [m for m in in_doc if m not in in_cited] + \
                         [m for m in others if m not in in_cited and m not in in_doc]
                     ext_found.append((rank, p, c, verdict, dif, {m[1] for m in others}, ordered))
+            agreeing_files.discard(here)
             conflicting_files = set().union(*(f[5] for f in ext_found if f[3] == "conflict")) \
                 if ext_found else set()
             if conflicting_files and len(agreeing_files) > len(conflicting_files) and \
