@@ -4,6 +4,10 @@
 A directory argument means every Markdown file under it. A bad file (missing, binary,
 undecodable…) becomes one line in ``RunResult.errors`` and the run goes on; a bad rule
 pack or option is a ``UsageError`` raised before anything runs.
+
+A run over many files (``PARALLEL_MIN_FILES``) on several cores reads them, then checks
+them, in forked worker processes beside the parent (``CAVEAT_JOBS=1`` keeps one
+process); what it reports does not depend on it (tests/cli/test_parallel_check.py).
 """
 from __future__ import annotations
 
