@@ -199,7 +199,8 @@ def condition_lines(claim) -> list:
     return out
 
 
-_COUNT = re.compile(r"^(\d+)\s*x?\s*(?=[a-z])")
+# a GPU count before the name ("8 h100", "8xh100"); "32b" is a model size, not 32 × "b"
+_COUNT = re.compile(r"^(\d+)(?:\s*x\s*|\s+)(?=[a-z])")
 
 
 @lru_cache(maxsize=65536)
