@@ -57,7 +57,9 @@ def find_conditions(text: str, start: int = 0, end=None) -> list:
     named = Covered((s, e) for _, _, s, e, _ in found)   # facet patterns never look inside a hardware/model name
     rxs, meta = _facets()
     for m in (m for rx in rxs for m in rx.finditer(text, start, end)):
-        name = next(k for k, v in m.groupdict().items() if v is not None and k[0] == "f")
+        # the facet group f<i>_<j> encloses everything else of its branch, so it is the last
+        # group to close: lastgroup names it without building a dict of every group per match
+        name = m.lastgroup
         facet, canon, vgroup = meta[name]
         s, e = m.span(name)
         if s in named:
