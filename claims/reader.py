@@ -47,6 +47,9 @@ def read_text(path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple:
     p = os.fspath(path)
     try:
         if os.path.isdir(p):
+            if not os.access(p, os.R_OK | os.X_OK):
+                # a folder a directory walk could not list: its briefings were not checked
+                raise InputError(p, "permission denied (cannot list this folder's Markdown files)")
             raise InputError(p, "is a directory, expected a Markdown file")
         st = os.stat(p)
         if not stat.S_ISREG(st.st_mode):   # open() on a FIFO waits for a writer forever

@@ -73,7 +73,13 @@ def expand_paths(paths) -> list:
     for p in paths:
         if os.path.isdir(p):
             found = []
-            for root, dirs, files in os.walk(p):
+
+            def unlistable(err, found=found):
+                # kept as a path so the run reports it (exit 2) instead of passing on a
+                # silently incomplete set of files
+                found.append(err.filename)
+
+            for root, dirs, files in os.walk(p, onerror=unlistable):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
                 found += [os.path.join(root, f) for f in files if f.lower().endswith(MARKDOWN_EXT)]
             out += sorted(found)

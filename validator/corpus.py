@@ -28,7 +28,10 @@ def markdown_files(root) -> list:
     if os.path.isfile(root):
         return [root]
     out, seen_dirs = [], set()
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+    def unlistable(err):
+        out.append(err.filename)   # reading it reports the folder instead of skipping it
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=unlistable):
         real = os.path.realpath(dirpath)
         if real in seen_dirs:          # a symlink back up the tree: already walked
             dirnames[:] = []

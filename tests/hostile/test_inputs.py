@@ -153,9 +153,6 @@ def test_file_name_that_is_not_utf8_is_checked(tmp_path):
     assert json.loads(proc.stdout)["findings"]
 
 
-@pytest.mark.xfail(strict=True, reason="validator/cli.py expand_paths and validator/corpus.py "
-                   "markdown_files walk with os.walk and no onerror: an unreadable folder is skipped "
-                   "silently and the run passes on an incomplete set of files")
 def test_unreadable_folder_is_reported(tmp_path):
     prefix = _no_dac_prefix()
     d = tmp_path / "briefs"
