@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
-from .entities import Covered, find_entities
+from .entities import Covered, find_entities, guarded
 
 
 @lru_cache(maxsize=None)
@@ -31,7 +31,7 @@ def _facets():
             body = p.replace("(?P<v>", f"(?P<v{i}_{j}>")
             parts.append(f"(?P<{name}>{body})")
             meta[name] = (facet, canon, f"v{i}_{j}" if "(?P<v>" in p else None)
-        out.append(re.compile("|".join(parts), re.IGNORECASE))
+        out.append(guarded("|".join(parts), re.IGNORECASE))
     return out, meta
 
 
