@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from ._data import load
 from .conditions import find_conditions
-from .entities import find_entities
+from .entities import find_entities, guarded
 from .markers import find_markers
 from .model import Condition
 
@@ -56,7 +56,7 @@ def _metrics():
         for order, (name, pats) in enumerate((d.get(group) or {}).items()):
             names.append(name)
             parts.append("(?P<g%d>%s)" % (order, "|".join("(?:%s)" % p for p in pats)))
-        return names, re.compile("|".join(parts), re.IGNORECASE)
+        return names, guarded("|".join(parts), re.IGNORECASE)
     kinds = {k: set(v) for k, v in (d.get("kinds") or {}).items()}
     return comp("quantity"), comp("change"), kinds, d.get("by_kind") or {}, d.get("percent_speedup_is") or "speedup"
 
@@ -64,7 +64,7 @@ def _metrics():
 @lru_cache(maxsize=None)
 def _setup_rx():
     d = load("sections.yaml")
-    return re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE)
+    return re.compile(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)

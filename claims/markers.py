@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
+from .entities import guarded
 
 
 @lru_cache(maxsize=None)
@@ -20,7 +21,7 @@ def _pattern():
     for i, (name, pats) in enumerate(data.items()):
         names.append(name)
         parts.append("(?P<m%d>%s)" % (i, "|".join("(?:%s)" % p for p in pats)))
-    return re.compile("|".join(parts), re.IGNORECASE), names
+    return guarded("|".join(parts), re.IGNORECASE), names
 
 
 def find_markers(text: str, start: int = 0, end=None) -> list:
