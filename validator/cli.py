@@ -62,6 +62,11 @@ class CaveatGroup(click.Group):
 @click.version_option(package_name="caveat", prog_name="caveat")
 def main():
     """Validate the quantitative claims of zh/en Markdown briefings."""
+    # a file name that is not UTF-8 (surrogate escapes from the file system) is printed
+    # escaped rather than crashing the renderer after the run has done its work
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 # ------------------------------------------------------------------ helpers

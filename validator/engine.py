@@ -114,6 +114,13 @@ def _clean(rule, fact: dict, needed: set) -> dict:
         if not isinstance(v, _SCALARS):
             raise EngineError(f"kind {rule.extends} produced a non-scalar fact field {k!r} "
                               f"({type(v).__name__}); put it in _side")
+        if isinstance(v, str) and not v.isascii():
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                # the engine serializes facts as UTF-8 JSON and rejects lone surrogates (a file
+                # name that is not UTF-8); the finding keeps the original from the stored fact
+                v = v.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         out[k] = v
     missing = [f for f in needed if f not in out]
     if missing:

@@ -43,7 +43,9 @@ class Finding:
     @property
     def fingerprint(self) -> str:
         """Stable across edits that move lines: rule code + normalized key + surface."""
-        h = hashlib.sha256(f"{self.code}\x1f{self.path}\x1f{self.key}\x1f{self.surface}".encode())
+        # surrogateescape: a file name that is not UTF-8 still gets a stable fingerprint
+        h = hashlib.sha256(f"{self.code}\x1f{self.path}\x1f{self.key}\x1f{self.surface}"
+                           .encode("utf-8", "surrogateescape"))
         return h.hexdigest()[:16]
 
     def to_dict(self) -> dict:

@@ -1,7 +1,6 @@
 """Fixtures for the command-line tests: a fake engine, a temp workspace, a runner."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -12,6 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import fake_engine  # noqa: E402
+from cli_support import as_json, write  # noqa: E402,F401  (re-exported)
 
 
 @pytest.fixture
@@ -35,12 +35,6 @@ def ws(tmp_path, monkeypatch):
     return tmp_path
 
 
-def write(path, text):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 @pytest.fixture
 def run():
     from validator.cli import main
@@ -54,6 +48,3 @@ def run():
         return runner.invoke(main, list(args), env=env, catch_exceptions=False)
     return _run
 
-
-def as_json(result):
-    return json.loads(result.stdout)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import as_json, write
+from cli_support import as_json, write
 
 
 def test_write_then_reuse_after_lines_move(fake, ws, run):

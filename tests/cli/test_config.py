@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import as_json, write
+from cli_support import as_json, write
 
 TEXT = "29% and SpecInfr\n"
 

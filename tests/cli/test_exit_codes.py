@@ -1,7 +1,7 @@
 """Exit codes of `caveat check`: 0 pass, 1 gate failed, 2 usage/config/input error, 130 Ctrl-C."""
 from __future__ import annotations
 
-from conftest import as_json, write
+from cli_support import as_json, write
 
 
 def test_clean_file_passes(fake, ws, run):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import HERE, as_json, write
+from cli_support import HERE, as_json, write
 
 TEXT = ("# Brief\n\nSGLang is 29% faster than vLLM.\nSpecInfr reached 2.8× speed-up.\n"
         'SpecInfr <!-- caveat: ignore CV601 reason="vendor spelling" -->\n'

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import write
+from cli_support import write
 
 
 def test_rules_json_lists_every_pack_rule_and_the_meta_rules(run):

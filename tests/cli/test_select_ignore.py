@@ -1,7 +1,7 @@
 """--select / --ignore with codes, prefixes, families and comma lists."""
 from __future__ import annotations
 
-from conftest import as_json, write
+from cli_support import as_json, write
 
 TEXT = "29% and SpecInfr and 2.8× and 约 5 倍\n"
 

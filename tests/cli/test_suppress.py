@@ -1,7 +1,7 @@
 """Inline suppression comments, and CV001 for a suppression that matches nothing."""
 from __future__ import annotations
 
-from conftest import as_json, write
+from cli_support import as_json, write
 
 
 def check(run, *args):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import HERE, write
+from cli_support import HERE, write
 from validator.finding import Finding
 
 

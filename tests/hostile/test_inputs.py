@@ -139,9 +139,6 @@ def test_fifo_is_refused_not_waited_on(tmp_path):
     assert_one_line_error(proc, "pipe.md")
 
 
-@pytest.mark.xfail(strict=True, reason="a file name that is not UTF-8 (surrogate escapes): "
-                   "validator/engine.py sends it to durable_rules in every fact (pyAssertFact rejects it), "
-                   "and past that the renderers (validator/render/*) cannot print it to a UTF-8 stdout")
 def test_file_name_that_is_not_utf8_is_checked(tmp_path):
     d = tmp_path / "d"
     d.mkdir()
