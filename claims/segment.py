@@ -368,6 +368,23 @@ def _find_date(s: str):
     return None
 
 
+_MANAGED = re.compile(r"<!--\s*caveat:warnings:start\s*-->(.*?)<!--\s*caveat:warnings:end\s*-->", re.S)
+
+
+def _managed_blocks_are_warnings(doc: Document) -> None:
+    """Entries caveat wrote (between its warnings markers) are warnings text wherever the
+    block stands: a section found only through a config pattern still discloses them, and
+    their figures are never read as new body claims."""
+    if "caveat:warnings:start" not in doc.text:
+        return
+    spans = [m.span(1) for m in _MANAGED.finditer(doc.text)]
+    starts = [a for a, _ in spans]
+    for b in doc.blocks:
+        k = bisect.bisect_right(starts, b.start) - 1
+        if k >= 0 and b.start < spans[k][1]:
+            b.role = "warnings"
+
+
 def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Document:
     """Split ``text`` (already decoded, BOM removed) into a Document."""
     rx = _rx()
@@ -569,6 +586,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             k += 1
         b.masked = _merge(b.masked)
 
+    _managed_blocks_are_warnings(doc)
     _collect_sources(doc)
     doc.lang = _language(doc)
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""

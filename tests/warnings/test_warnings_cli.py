@@ -186,6 +186,12 @@ def test_config_warnings_patterns_name_the_section(tmp_path):
     text = p.read_text(encoding="utf-8")
     assert "## Warnings" not in text
     assert text.index("## Things we doubt") < text.index(START) and "- Nothing yet." in text
+    # the entries written there disclose the finding: the gate passes, and a second
+    # write changes nothing
+    check = run("check", "--config", cfg, p)
+    assert check.exit_code == 0, check.output
+    assert run("warnings", "--config", cfg, "--write", p).exit_code == 0
+    assert p.read_text(encoding="utf-8") == text
 
 
 def test_bad_input_is_one_line_exit_2(tmp_path):
