@@ -15,6 +15,10 @@ from functools import lru_cache
 from ._data import load
 from .entities import Covered, find_entities, guarded
 
+# precompiled: _value runs for every facet mention
+_SPACES = re.compile(r"\s+")
+_KILO = re.compile(r"\d+\s*[Kk]")
+
 
 @lru_cache(maxsize=None)
 def _facets():
@@ -37,13 +41,13 @@ def _facets():
 
 def _value(m, canon, vgroup):
     v = m.group(vgroup) if vgroup and m.group(vgroup) else m.group(m.lastgroup)
-    v = re.sub(r"\s+", " ", v.strip())
+    v = _SPACES.sub(" ", v.strip())
     c = canon.get(v.lower())
     if c is None:
-        c = canon.get(re.sub(r"\s+", "", v.lower()))
+        c = canon.get(_SPACES.sub("", v.lower()))
     if c is not None:
         return c
-    if re.fullmatch(r"\d+\s*[Kk]", v):
+    if _KILO.fullmatch(v):
         return v.replace(" ", "").upper()
     return v
 
@@ -70,12 +74,12 @@ def find_conditions(text: str, start: int = 0, end=None) -> list:
 
 
 def _value2(v, canon):
-    v = re.sub(r"\s+", " ", v.strip())
+    v = _SPACES.sub(" ", v.strip())
     c = canon.get(v.lower())
     if c is None:
-        c = canon.get(re.sub(r"\s+", "", v.lower()))
+        c = canon.get(_SPACES.sub("", v.lower()))
     if c is not None:
         return c
-    if re.fullmatch(r"\d+\s*[Kk]", v):
+    if _KILO.fullmatch(v):
         return v.replace(" ", "").upper()
     return v

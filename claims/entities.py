@@ -142,10 +142,13 @@ def _canon_sys(surface: str, table: dict) -> str:
     return surface.lower()
 
 
+_META = re.compile(r"^Meta-")
+_SEPS = re.compile(r"[-_ ]+")
+
+
 def canonical_model(surface: str) -> str:
-    s = re.sub(r"^Meta-", "", surface.strip())
-    s = re.sub(r"[-_ ]+", " ", s)
-    return s
+    # precompiled: called for every model mention, and re.sub(str, ...) pays a cache lookup each time
+    return _SEPS.sub(" ", _META.sub("", surface.strip()))
 
 
 class Covered:
