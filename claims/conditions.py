@@ -40,16 +40,8 @@ def _facets():
 
 
 def _value(m, canon, vgroup):
-    v = m.group(vgroup) if vgroup and m.group(vgroup) else m.group(m.lastgroup)
-    v = _SPACES.sub(" ", v.strip())
-    c = canon.get(v.lower())
-    if c is None:
-        c = canon.get(_SPACES.sub("", v.lower()))
-    if c is not None:
-        return c
-    if _KILO.fullmatch(v):
-        return v.replace(" ", "").upper()
-    return v
+    """The facet's value: its value group when the pattern has one, else the whole match."""
+    return _canonical(m.group(vgroup) if vgroup and m.group(vgroup) else m.group(m.lastgroup), canon)
 
 
 def find_conditions(text: str, start: int = 0, end=None) -> list:
@@ -68,12 +60,13 @@ def find_conditions(text: str, start: int = 0, end=None) -> list:
         s, e = m.span(name)
         if s in named:
             continue
-        found.append((facet, _value(m, canon, vgroup) if vgroup else _value2(m.group(name), canon), s, e, m.group(name)))
+        found.append((facet, _value(m, canon, vgroup) if vgroup else _canonical(m.group(name), canon), s, e, m.group(name)))
     found.sort(key=lambda t: t[2])
     return found
 
 
-def _value2(v, canon):
+def _canonical(v, canon):
+    """'8 K' -> '8K'; a spelling listed under the facet's `canon:` -> its canonical name."""
     v = _SPACES.sub(" ", v.strip())
     c = canon.get(v.lower())
     if c is None:
