@@ -14,4 +14,5 @@ class Options:
     corpus: list = field(default_factory=list)     # corpus roots (directories)
     rules_dirs: list = field(default_factory=list) # extra user rule-pack folders
     fail_on: str = "warning"
+    warnings_patterns: list = field(default_factory=list)   # config: extra warnings-section headings
     lang: Optional[str] = None           # force message language ('zh'|'en'); None = document's

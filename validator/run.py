@@ -57,8 +57,35 @@ def expand_paths(paths, errors: list) -> list:
     return out
 
 
+def apply_warnings_patterns(analysis, patterns) -> None:
+    """Sections whose heading matches a config `warnings-patterns` entry (and their
+    sub-sections) are warnings sections: their entries acknowledge findings and their
+    figures are disclosures, not claims to check. The segmenter knows only the built-in
+    headings; the config is policy, so it is applied here."""
+    if not patterns:
+        return
+    from .limits import safe_regex
+    rxs = [safe_regex(p, rule="warnings-patterns") for p in patterns]
+    doc = analysis.document
+    marked = set()
+    for k, sec in enumerate(doc.sections):
+        parent = getattr(sec, "parent", None)
+        if parent in marked or any(rx.search(sec.title, doc=doc.path) for rx in rxs):
+            marked.add(k)
+            sec.role = "warnings"
+    if not marked:
+        return
+    for b in doc.blocks:
+        if b.section in marked:
+            b.role = "warnings"
+    for c in analysis.claims:
+        if c.block is not None and doc.blocks[c.block].role == "warnings":
+            c.role = "warnings"
+
+
 def check_analysis(analysis, rules, corpus=None, lang=None, options=None) -> list:
     """Findings of ``rules`` on one analysed document (acknowledgement applied)."""
+    apply_warnings_patterns(analysis, getattr(options, "warnings_patterns", None))
     ctx = Context(analysis, corpus, lang=lang, options=options)
     findings = []
 

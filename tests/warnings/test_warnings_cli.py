@@ -2,6 +2,7 @@
 (golden files), the gate afterwards, encodings and line endings, read-only files, config."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -246,3 +247,17 @@ def test_a_briefing_whose_figures_carry_their_conditions_is_left_alone_and_passe
     assert res.exit_code == 0, res.output
     assert p.read_text(encoding="utf-8") == text
     assert run("check", p).exit_code == 0
+
+
+def test_author_entry_under_a_config_heading_acknowledges_the_finding(tmp_path):
+    p = tmp_path / "b.md"
+    p.write_text("# Weekly\n\nSGLang is 29% faster than vLLM.\n\n## Things we doubt\n\n"
+                 "- SGLang's 29% lead was measured without a stated GPU or model.\n", encoding="utf-8")
+    assert run("check", p).exit_code == 1          # an unknown heading is body text
+    cfg = tmp_path / ".caveat.yaml"
+    cfg.write_text("warnings-patterns:\n  - '^Things we doubt'\n", encoding="utf-8")
+    res = run("check", "--config", cfg, "--format", "json", p)
+    assert res.exit_code == 0, res.output
+    findings = json.loads(res.output)["findings"]
+    assert findings and all(f["acknowledged"] for f in findings)
+    assert all(f["line"] == 3 for f in findings)    # the disclosure's own 29% is not a claim
