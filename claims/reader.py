@@ -42,9 +42,11 @@ def decode_bytes(data: bytes, path=None) -> tuple:
     return text, {"bom": bom, "newline": newline}
 
 
-def read_text(path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple:
-    """Read ``path`` as UTF-8 text: (text_without_bom, {'bom': bool, 'newline': str})."""
+def read_bytes(path, max_bytes=None) -> tuple:
+    """(bytes, os.stat_result of the open file) of a regular file within ``max_bytes``
+    (default: ``DEFAULT_MAX_BYTES`` at call time, which the config may have set)."""
     p = os.fspath(path)
+    max_bytes = max_bytes or DEFAULT_MAX_BYTES
     try:
         if os.path.isdir(p):
             if not os.access(p, os.R_OK | os.X_OK):
@@ -58,6 +60,7 @@ def read_text(path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple:
         if size > max_bytes:
             raise InputError(p, f"file too large ({size} bytes > limit {max_bytes} bytes)")
         with open(p, "rb") as fh:
+            st = os.fstat(fh.fileno())
             data = fh.read(max_bytes + 1)
     except InputError:
         raise
@@ -69,4 +72,10 @@ def read_text(path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple:
         raise InputError(p, f"cannot read file ({exc.strerror or exc})") from None
     if len(data) > max_bytes:   # grew while we read it, or a special file
         raise InputError(p, f"file too large (> limit {max_bytes} bytes)")
-    return decode_bytes(data, p)
+    return data, st
+
+
+def read_text(path, max_bytes=None) -> tuple:
+    """Read ``path`` as UTF-8 text: (text_without_bom, {'bom': bool, 'newline': str})."""
+    data, _ = read_bytes(path, max_bytes)
+    return decode_bytes(data, os.fspath(path))

@@ -40,20 +40,15 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_snapshot(path: str) -> Snapshot:
-    """The bytes of `path` and what is needed to notice a later change to it."""
+def read_snapshot(path: str, max_bytes=None) -> Snapshot:
+    """The bytes of `path` and what is needed to notice a later change to it (read by
+    claims.reader, so the limits and refusals are those of every other command)."""
+    from claims.errors import InputError
+    from claims.reader import read_bytes
     try:
-        with open(path, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            data = fh.read()
-    except FileNotFoundError:
-        raise WriteError(path, "no such file") from None
-    except IsADirectoryError:
-        raise WriteError(path, "is a directory, not a briefing file") from None
-    except PermissionError:
-        raise WriteError(path, "permission denied reading the file") from None
-    except OSError as exc:
-        raise WriteError(path, f"cannot read: {exc.strerror or exc}") from None
+        data, st = read_bytes(path, max_bytes)
+    except InputError as exc:
+        raise WriteError(path, exc.message) from None
     return Snapshot(path, data, st.st_size, st.st_mtime_ns, stat.S_IMODE(st.st_mode),
                     st.st_uid, st.st_gid, _digest(data))
 

@@ -16,22 +16,6 @@ import click
 BOM = b"\xef\xbb\xbf"
 
 
-def _decode(path: str, data: bytes) -> tuple:
-    """(text without BOM, had_bom) or a WriteError naming the problem."""
-    from validator import limits
-    from validator.atomic import WriteError
-    if len(data) > limits.MAX_FILE_BYTES:
-        raise WriteError(path, f"file is larger than {limits.MAX_FILE_BYTES} bytes; not a briefing")
-    if b"\x00" in data[:8192]:
-        raise WriteError(path, "binary file, not a Markdown briefing")
-    bom = data.startswith(BOM)
-    try:
-        text = data[len(BOM) if bom else 0:].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise WriteError(path, f"not UTF-8 text (byte offset {exc.start + (3 if bom else 0)})") from None
-    return text, bom
-
-
 def _read_blanked(path: str):
     """A corpus file's Analysis with caveat's managed block blanked out (line numbers kept),
     so one briefing's generated entries never count as evidence for another's."""
@@ -52,9 +36,7 @@ class Session:
         from validator.corpus import Corpus
 
         self.cfg = config_mod.load(config_path)
-        if getattr(self.cfg, "max_file_size", None):
-            from validator import limits
-            limits.MAX_FILE_BYTES = self.cfg.max_file_size
+        self.max_bytes = getattr(self.cfg, "max_file_size", None) or None
         self.options, self.sel, self.ign = build_options(self.cfg, corpus, (), (), (), None, lang)
         self.rules = packs.load_rules(self.options)
         self.patterns = tuple(self.cfg.warnings_patterns or ())
@@ -115,6 +97,7 @@ def warnings_command(paths, corpus, write, config_path, lang, debug):
     """Print (or --write) the warnings section each briefing should have.
 
     Exit 0 done, 2 usage/config/input error (other files are still processed)."""
+    from claims.reader import decode_bytes
     from validator.atomic import WriteError, read_snapshot, replace_if_unchanged
     from validator.cli import _fail, _user_errors, expand_paths
     from validator.warnings_locate import LayoutError
@@ -130,8 +113,9 @@ def warnings_command(paths, corpus, write, config_path, lang, debug):
     failed = False
     for path in files:
         try:
-            snap = read_snapshot(path)
-            text, bom = _decode(path, snap.data)
+            snap = read_snapshot(path, session.max_bytes)
+            text, info = decode_bytes(snap.data, path)
+            bom = info["bom"]
             try:
                 upd = session.rewrite(path, text)
             except LayoutError as exc:

@@ -203,7 +203,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
     res = run("warnings", "--write", p, q, tmp_path / "missing.md")
     assert res.exit_code == 2
     out = res.output
-    assert "bin.md: binary file" in out and "broken.md:3:" in out and "missing.md: no such file" in out
+    assert "bin.md:1: binary file" in out and "broken.md:3:" in out and "missing.md: no such file" in out
     assert "Traceback" not in out
 
 
