@@ -206,41 +206,19 @@ def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
     kw["params"] = {c: p for c, p in kw["params"].items() if not c.startswith("CV0")}
     if "max_file_size" in fields and cfg.max_file_size:
         kw["max_file_size"] = cfg.max_file_size
-    if "warnings_patterns" in fields and cfg.warnings_patterns:
+    if cfg.warnings_patterns:
         kw["warnings_patterns"] = cfg.warnings_patterns
     opts = Options(**{k: v for k, v in kw.items() if k in fields})
     return opts, sel, ign
 
 
 def _run_engine(files, options, show_progress):
-    import inspect
-
     from validator import run as run_mod
     if not show_progress:
         return run_mod.check_paths(files, options)
     with click.progressbar(length=len(files), label="checking", file=sys.stderr,
                            show_pos=True) as bar:
-        if "progress" in inspect.signature(run_mod.check_paths).parameters:
-            return run_mod.check_paths(files, options, progress=lambda *_: bar.update(1))
-        # Until check_paths reports progress itself, count the checked files as they are
-        # read (corpus files go through the same reader, so only ours tick the bar).
-        pending = set(files)
-        original = getattr(run_mod, "_read", None)
-        if original is None:
-            return run_mod.check_paths(files, options)
-
-        def counting_read(path):
-            try:
-                return original(path)
-            finally:
-                if path in pending:
-                    pending.discard(path)
-                    bar.update(1)
-        run_mod._read = counting_read
-        try:
-            return run_mod.check_paths(files, options)
-        finally:
-            run_mod._read = original
+        return run_mod.check_paths(files, options, progress=lambda *_: bar.update(1))
 
 
 def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
