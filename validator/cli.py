@@ -204,8 +204,6 @@ def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
     # pack severity/params overrides must not name meta codes
     kw["severity"] = {c: s for c, s in kw["severity"].items() if not c.startswith("CV0")}
     kw["params"] = {c: p for c, p in kw["params"].items() if not c.startswith("CV0")}
-    if "max_file_size" in fields and cfg.max_file_size:
-        kw["max_file_size"] = cfg.max_file_size
     if cfg.warnings_patterns:
         kw["warnings_patterns"] = cfg.warnings_patterns
     opts = Options(**{k: v for k, v in kw.items() if k in fields})
@@ -230,15 +228,11 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
 
     cfg = config_mod.load(config_path)
     options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang)
-    if not hasattr(options, "max_file_size"):
-        # Options has no field for the size limit yet: the reader takes its default from
-        # this module constant at call time, and this process runs exactly one check.
-        # validator.limits is the one home of the bound; config may lower or raise it.
+    if cfg.max_file_size:
+        # the reader takes its default limit at call time; this process (and the workers it
+        # forks) runs exactly one check
         from claims import reader
-        from validator import limits
-        if cfg.max_file_size:
-            limits.MAX_FILE_BYTES = cfg.max_file_size
-        reader.DEFAULT_MAX_BYTES = limits.MAX_FILE_BYTES
+        reader.DEFAULT_MAX_BYTES = cfg.max_file_size
     files = expand_paths(paths)
     if not files:
         _fail("no Markdown files under " + ", ".join(paths))

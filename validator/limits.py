@@ -13,7 +13,8 @@ lives here, so the README's "Security" section and the code cannot drift apart:
   collides by ~77,000 facts; see DESIGN.md).
 
 Limits are constants, not knobs scattered through modules; the config's
-``max-file-size`` overrides ``MAX_FILE_BYTES`` for a run.
+``max-file-size`` replaces the reader's default (``claims.reader.DEFAULT_MAX_BYTES``)
+for a run.
 """
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ import regex
 from claims import reader as _reader
 from validator.errors import UsageError
 
-# The largest file read (check, extract, warnings, corpus). One number for the whole
-# program: the reader (claims/, which never imports validator/) owns the default and
-# the config's ``max-file-size`` replaces both at start-up.  A briefing is a few to a
+# The largest file read (check, extract, warnings, corpus), as the reader ships it. One
+# number for the whole program: the reader (claims/, which never imports validator/)
+# owns it and the config's ``max-file-size`` replaces it at start-up.  A briefing is a few to a
 # few hundred kilobytes, so the default leaves two orders of magnitude of headroom.
 MAX_FILE_BYTES = _reader.DEFAULT_MAX_BYTES
 
