@@ -13,8 +13,6 @@ import sys
 
 import click
 
-MARKDOWN_EXT = (".md", ".markdown", ".mdown", ".mkd")
-SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
 PROGRESS_MIN_FILES = 5
 
 # name -> (module, attribute): commands other modules provide; absent module = absent command.
@@ -77,17 +75,8 @@ def expand_paths(paths) -> list:
     out = []
     for p in paths:
         if os.path.isdir(p):
-            found = []
-
-            def unlistable(err, found=found):
-                # kept as a path so the run reports it (exit 2) instead of passing on a
-                # silently incomplete set of files
-                found.append(err.filename)
-
-            for root, dirs, files in os.walk(p, onerror=unlistable):
-                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-                found += [os.path.join(root, f) for f in files if f.lower().endswith(MARKDOWN_EXT)]
-            out += sorted(found)
+            from validator.paths import markdown_files
+            out += markdown_files(p)
         else:
             out.append(p)
     seen, uniq = set(), []

@@ -17,35 +17,7 @@ from .facts import Statement, claim_key, keyed_claims, statements
 
 LEDGER_APPROX_REL = 0.1     # validator.ledger.LEDGER_APPROX_REL (not imported: sqlite only when used)
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
-_SKIP_DIRS = {"node_modules", "__pycache__"}
-
-
-def markdown_files(root) -> list:
-    """Every Markdown file under ``root`` (a file counts as itself), sorted; hidden folders
-    and symlink loops skipped. Paths keep the root as the caller wrote it."""
-    root = str(root)
-    if os.path.isfile(root):
-        return [root]
-    out, seen_dirs = [], set()
-    def unlistable(err):
-        out.append(err.filename)   # reading it reports the folder instead of skipping it
-
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=unlistable):
-        real = os.path.realpath(dirpath)
-        if real in seen_dirs:          # a symlink back up the tree: already walked
-            dirnames[:] = []
-            continue
-        seen_dirs.add(real)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(filenames):
-            if name.lower().endswith(MARKDOWN_SUFFIXES) and not name.startswith("."):
-                p = os.path.join(dirpath, name)
-                # a looping or dangling link is kept: reading it reports it, instead of the
-                # corpus silently missing a file
-                if os.path.isfile(p) or os.path.islink(p):
-                    out.append(p)
-    return out
+from .paths import markdown_files
 
 
 class Corpus:

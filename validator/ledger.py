@@ -127,8 +127,8 @@ def notice(message: str) -> None:
 
 def corpus_files(roots: Iterable) -> list:
     """Every Markdown file under the roots, as `caveat check --corpus` lists them
-    (validator.corpus.markdown_files: hidden folders and symlink loops skipped), sorted."""
-    from validator.corpus import markdown_files
+    (validator.paths.markdown_files: hidden folders and symlink loops skipped), sorted."""
+    from validator.paths import markdown_files
     out = set()
     for root in roots:
         out.update(markdown_files(str(root)))

@@ -16,7 +16,8 @@ import os
 from dataclasses import dataclass, field
 
 from . import engine, packs
-from .corpus import Corpus, markdown_files
+from .corpus import Corpus
+from .paths import markdown_files
 from .coverage import covered
 from .errors import EngineError, UsageError
 from .facts import Context
