@@ -225,6 +225,17 @@ def _is_type(v, t) -> bool:
 
 # ---------------------------------------------------------------- loading
 
+def _param_problem(kind, k, v):
+    """What is wrong with param ``k`` = ``v`` for ``kind`` (a rule file or a config
+    override), or None."""
+    if k not in kind.PARAMS:
+        return (f"unknown param {k!r} for kind {kind.NAME!r} "
+                f"(allowed: {', '.join(sorted(kind.PARAMS)) or 'none'})")
+    if not _is_type(v, kind.PARAMS[k]):
+        return f"param {k!r} must be {_TYPE_NAMES[kind.PARAMS[k]]}, got {v!r}"
+    return None
+
+
 def builtin_rules_dir() -> Path:
     here = Path(__file__).resolve().parent.parent / "rules"
     if here.is_dir():
@@ -298,12 +309,9 @@ def load_rule(path: Path, pack: str) -> Rule:
     params = dict(getattr(kind, "DEFAULTS", {}) or {})
     given = doc.get("params") or YDict()
     for k, v in given.items():
-        if k not in kind.PARAMS:
-            raise UsageError(f"{where(given, k)}: unknown param {k!r} for kind {kind.NAME!r} "
-                             f"(allowed: {', '.join(sorted(kind.PARAMS)) or 'none'})")
-        if not _is_type(v, kind.PARAMS[k]):
-            raise UsageError(f"{where(given, k)}: param {k!r} must be {_TYPE_NAMES[kind.PARAMS[k]]}, "
-                             f"got {v!r}")
+        problem = _param_problem(kind, k, v)
+        if problem:
+            raise UsageError(f"{where(given, k)}: {problem}")
         params[k] = v
     for k in kind.PARAMS:
         if k not in params:
@@ -399,12 +407,9 @@ def select_rules(rules: list, options) -> list:
             raise UsageError(f"parameter override for unknown rule {code!r}")
         kind = codes[code].kind
         for k, v in (ps or {}).items():
-            if k not in kind.PARAMS:
-                raise UsageError(f"parameter override for {code}: unknown param {k!r} "
-                                 f"(allowed: {', '.join(sorted(kind.PARAMS))})")
-            if not _is_type(v, kind.PARAMS[k]):
-                raise UsageError(f"parameter override for {code}: {k!r} must be "
-                                 f"{_TYPE_NAMES[kind.PARAMS[k]]}, got {v!r}")
+            problem = _param_problem(kind, k, v)
+            if problem:
+                raise UsageError(f"parameter override for {code}: {problem}")
     import copy
     final = []
     for r in out:
