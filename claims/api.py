@@ -34,20 +34,25 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     from .context import annotate
     from .segment import segment
 
+    from .entities import Covered, find_entities
+
     doc = segment(text, path, bom=bom, newline=newline)
     find = _find_figures()
     claims = []
+    names = {}      # block -> its model and hardware names, read once for figures and conditions
     p = doc.path if path is not None else None
     for bi, b in enumerate(doc.blocks):
         if b.kind == "heading" and b.section is None and b.line == 0:
             continue
-        for c in find(text, b.start, b.end, b.masked):
+        # a number inside a model or hardware name is part of the name, not a figure
+        ents = names[bi] = find_entities(text, b.start, b.end, kinds=("hardware", "model"))
+        for c in find(text, b.start, b.end, b.masked, Covered((s, e) for _, _, s, e, _ in ents) if ents else None):
             c.path = p
             c.line, c.col = doc.line_col(c.start)
             c.block = bi
             claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
-    comparisons = annotate(doc, claims)
+    comparisons = annotate(doc, claims, names)
     return Analysis(document=doc, claims=claims, comparisons=comparisons)
 
 

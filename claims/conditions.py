@@ -44,12 +44,13 @@ def _value(m, canon, vgroup):
     return _canonical(m.group(vgroup) if vgroup and m.group(vgroup) else m.group(m.lastgroup), canon)
 
 
-def find_conditions(text: str, start: int = 0, end=None) -> list:
-    """[(facet, value, start, end, surface)] for every condition named in text[start:end]."""
+def find_conditions(text: str, start: int = 0, end=None, entities=None) -> list:
+    """[(facet, value, start, end, surface)] for every condition named in text[start:end].
+    ``entities``: the hardware and model names of that same range when already found."""
     end = len(text) if end is None else end
-    found = []
-    for kind, canon, s, e, surface in find_entities(text, start, end, kinds=("hardware", "model")):
-        found.append((kind, canon, s, e, surface))
+    if entities is None:
+        entities = find_entities(text, start, end, kinds=("hardware", "model"))
+    found = list(entities)
     named = Covered((s, e) for _, _, s, e, _ in found)   # facet patterns never look inside a hardware/model name
     rxs, meta = _facets()
     for m in (m for rx in rxs for m in rx.finditer(text, start, end)):

@@ -129,10 +129,10 @@ def _unmasked(spans, masked, text=None, starts=None):
 class _BlockInfo:
     """Entities, conditions and markers of one block, each computed once and only when asked."""
 
-    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup", "_keys")
+    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup", "_keys", "_names")
 
-    def __init__(self, doc, b):
-        self.doc, self.b = doc, b
+    def __init__(self, doc, b, names=None):
+        self.doc, self.b, self._names = doc, b, names
         self._systems = self._conds = self._markers = self._setup = None
         self._keys = {}
 
@@ -168,7 +168,7 @@ class _BlockInfo:
     def conds(self):
         if self._conds is None:
             b = self.b
-            self._conds = _unmasked(find_conditions(self.doc.text, b.start, b.end), b.masked, self.doc.text)
+            self._conds = _unmasked(find_conditions(self.doc.text, b.start, b.end, self._names), b.masked, self.doc.text)
         return self._conds
 
     @property
@@ -376,8 +376,9 @@ def _scope_conditions(entries):
     return entries
 
 
-def annotate(doc, claims) -> list:
-    """Fill the context fields of ``claims`` (in place) and return their comparisons."""
+def annotate(doc, claims, names=None) -> list:
+    """Fill the context fields of ``claims`` (in place) and return their comparisons.
+    ``names``: block index -> the hardware and model names already found in that block."""
     from .comparisons import find_comparisons
     from .segment import _clean_title, parse_sources
 
@@ -388,7 +389,7 @@ def annotate(doc, claims) -> list:
     def binfo(i):
         bi = info.get(i)
         if bi is None:
-            bi = info[i] = _BlockInfo(doc, blocks[i])
+            bi = info[i] = _BlockInfo(doc, blocks[i], names.get(i) if names else None)
         return bi
 
     # blocks of each entry / section / table row, and their setup conditions

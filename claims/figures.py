@@ -338,13 +338,14 @@ def _cont_first():
     return frozenset(out)
 
 
-def _candidates(text, ps, pe):
-    """Figure candidates in text[ps:pe], left to right, never overlapping."""
+def _candidates(text, ps, pe, names=None):
+    """Figure candidates in text[ps:pe], left to right, never overlapping.  No candidate
+    starts inside ``names`` (a ``Covered`` of entity spans, or None)."""
     core, prefix = pattern()
     cont = _cont_first()
     last = ps
     for p in _anchors(text, ps, pe):
-        if p < last:
+        if p < last or (names is not None and p in names):
             continue
         f = _NUM_FAST.match(text, p, pe)
         if f is not None:
@@ -461,8 +462,10 @@ class _Ctx:
         self.list_seq = 0
 
 
-def find_figures(text, start=0, end=None, masked=()):
-    """Every figure in text[start:end], skipping the absolute ranges in `masked`."""
+def find_figures(text, start=0, end=None, masked=(), names=None):
+    """Every figure in text[start:end], skipping the absolute ranges in `masked`; with
+    ``names`` (a ``claims.entities.Covered`` of model and hardware names), no figure starts
+    inside a name: the '3.1' and '70B' of 'Llama 3.1 70B', the '80GB' of 'A100 80GB'."""
     if end is None:
         end = len(text)
     start = max(0, start)
@@ -481,7 +484,7 @@ def find_figures(text, start=0, end=None, masked=()):
     ctx = _Ctx(text)
     for ps, pe in pieces:
         try:
-            for m in _candidates(text, ps, pe):
+            for m in _candidates(text, ps, pe, names):
                 try:
                     out.extend(_claims_from(m, ctx))
                 except (ValueError, ArithmeticError, KeyError):

@@ -194,3 +194,15 @@ def test_english_number_words_need_a_unit():
     assert one("about ten miles").value == 10
     assert one("twenty percent").value == 20
     assert figs("one of the two systems") == []
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("- 8× AMD Instinct™ MI300X serve 2,400 tok/s.", ["2,400 tok/s"]),
+    ("- Tested on 8x NVIDIA H200 with DeepSeek R1: 1.8× faster.", ["1.8×"]),
+    ("- RTX 4090 24G 上显存占用 20 GB", ["20 GB"]),
+    ("- Llama 3.1 70B and Qwen2.5-7B on A100 80GB reach 3,100 tok/s.", ["3,100 tok/s"]),
+])
+def test_numbers_inside_model_and_hardware_names_are_not_figures(text, kept):
+    # the GPU count, card memory and model size belong to the name (a condition), not a claim
+    from claims import extract
+    assert [c.surface for c in extract(text)] == kept
