@@ -136,15 +136,25 @@ def corpus_files(roots: Iterable) -> list:
 
 
 def _jsonable(obj):
-    if is_dataclass(obj):
-        # one level at a time: json calls back for nested ones; asdict's deep copy of every
-        # Condition and Source cost ~0.7 s per 10,000 claims stored
-        return {f.name: getattr(obj, f.name) for f in fields(obj)}
-    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+    names = _NAMES.get(type(obj))
+    if names is None:
+        if not is_dataclass(obj):
+            raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+        names = _NAMES[type(obj)] = tuple(f.name for f in fields(obj))
+    # one level at a time: json calls back for nested ones; asdict's deep copy of every
+    # Condition and Source cost ~0.7 s per 10,000 claims stored
+    return {n: getattr(obj, n) for n in names}
+
+
+_NAMES: dict = {}       # dataclass -> its field names (dataclasses.fields is slow per call)
+# one encoder for every value: json.dumps with options builds a new one per call
+_ENCODE = json.JSONEncoder(ensure_ascii=False, default=_jsonable, sort_keys=True).encode
 
 
 def _dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False, default=_jsonable, sort_keys=True)
+    if not obj and isinstance(obj, (dict, list)):
+        return "{}" if isinstance(obj, dict) else "[]"      # most claims: no markers, sources...
+    return _ENCODE(obj)
 
 
 _DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
@@ -170,20 +180,19 @@ def _derived(analysis) -> list:
     corpus consumer cannot recompute from claims alone: the claim's phase ('from'/'to'
     of a stated change) and its effective conditions (borrowed from the same figure
     stated with its setup elsewhere in the document)."""
-    from validator.facts import claim_key as ck, conditions_of, effective_conditions, phases
+    from validator.facts import conditions_of, keyed_claims, phases, statements
     ph = phases(analysis)
-    groups: dict = {}
-    for c in analysis.claims:
-        k = ck(c)
-        if k:
-            groups.setdefault(k, []).append(c)
+    # a statement's conditions are the effective ones; a checked file has them already
+    # (the check's contradiction rule and the corpus groups use the same cached objects)
+    st = statements(analysis, LEDGER_APPROX_REL)
     out = []
     for c in analysis.claims:
-        k = ck(c)
-        eff = effective_conditions(c, groups[k], LEDGER_APPROX_REL) if k else {}
+        s = st.get(id(c))
+        eff = s.conds if s is not None else {}
         borrowed = None
         if eff and not c.conditions:
-            donor = next((d for d in groups[k] if d is not c and conditions_of(d) == eff), None)
+            group = keyed_claims(analysis)[s.key]
+            donor = next((d for d in group if d is not c and conditions_of(d) == eff), None)
             if donor is not None:
                 borrowed = {"line": donor.line, "conditions": {
                     f: (getattr(v, "value", None) or (v.get("value") if isinstance(v, dict) else v))
@@ -662,6 +671,13 @@ class CorpusIndex:
         conditions)`` — the per-document facts computed at extraction (approx_rel
         ``LEDGER_APPROX_REL``) — so a check need not load the rest of its file."""
         if key not in self._by_key:
+            if skip:
+                # a run checking its whole corpus skips every row: read the paths first and
+                # the full rows (37 columns, JSON text) only when some file is not skipped
+                back = [self._back.get(r[0]) for r in self.ledger.conn.execute(
+                    "SELECT path FROM claims WHERE key = ? ORDER BY path, idx", (key,)).fetchall()]
+                if all(p is None or p in skip for p in back):
+                    return [(p, None) for p in back if p is not None]
             out = []
             cols = ",".join(CLAIM_COLUMNS)
             iph, ieff = CLAIM_COLUMNS.index("phase"), CLAIM_COLUMNS.index("eff_conditions")

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import partial
 
 from . import engine, packs
-from .corpus import Corpus
+from .corpus import LEDGER_APPROX_REL, Corpus
 from .paths import markdown_files
 from .coverage import covered
 from .errors import EngineError, UsageError
-from .facts import Context
+from .facts import Context, portable, restore, statements
 from .options import Options
 
 
@@ -158,10 +159,16 @@ def _pool(jobs):
     return mp.get_context("fork").Pool(jobs, initializer=_worker_init)
 
 
-def _read_one(f):
-    """(path, analysis, error line): reading never raises, so a worker's result says it all."""
+def _read_one(f, prime=False):
+    """(path, analysis, error line): reading never raises, so a worker's result says it all.
+    ``prime``: also compute the file's statements (``facts.statements``), which the corpus
+    groups and the ledger need of every file: per-file work, done here in the readers
+    rather than serially in the parent before the check workers fork."""
     try:
-        return f, _read(f), None
+        a = _read(f)
+        if prime:
+            statements(a, LEDGER_APPROX_REL)
+        return f, a, None
     except Exception as e:  # noqa: BLE001 - one line naming the file, go on
         return f, None, (_one_line(e, f) if _is_input_error(e)
                          else f"{f}: internal error: {type(e).__name__}: {e}")
@@ -182,8 +189,10 @@ def _check_one(path, a, rules, corpus, options):
 _FORK_STATE = None
 
 
-def _read_chunk(files):
-    return [_read_one(f) for f in files]
+def _read_chunk(files, prime=False):
+    # pickled back to the parent: the id-keyed caches travel by claim index
+    return [(f, portable(a) if a is not None else a, err)
+            for f, a, err in (_read_one(x, prime) for x in files)]
 
 
 def _shared(jobs, items, here, chunk_fn):
@@ -235,8 +244,10 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
         # extraction is most of a many-file run and each file is independent: in workers.
         # The first file is read before the fork, so that what reading builds lazily (the
         # claim pattern: ~0.2 s to compile, vocabularies) is inherited by every worker
-        read = [_read_one(files[0])]
-        for i, res in _shared(jobs, files[1:], _read_one, _read_chunk):
+        prime = corpus is not None
+        read = [_read_one(files[0], prime)]
+        for i, res in _shared(jobs, files[1:], partial(_read_one, prime=prime),
+                              partial(_read_chunk, prime=prime)):
             if i is None:
                 read += res
             else:
@@ -247,7 +258,7 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
         if err is not None:
             result.errors.append(err)
             continue
-        result.analyses[f] = a
+        result.analyses[f] = a = restore(a)
         if corpus is not None:
             corpus.add(f, a, from_file=True)
     items = list(result.analyses.items())
