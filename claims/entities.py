@@ -13,8 +13,11 @@ from functools import lru_cache
 
 from ._data import load
 
-_WORD_BEFORE = r"(?<![A-Za-z0-9_.\-])"
-_WORD_AFTER = r"(?![A-Za-z0-9_]|-[A-Za-z0-9]|\.[A-Za-z0-9])"
+# ASCII letters and the characters re.IGNORECASE folds onto them (dotted and dotless i, long s,
+# the Kelvin sign): the name patterns below are case-insensitive without that flag
+_LETTER = "A-Za-z\u0130\u0131\u017f\u212a"
+_WORD_BEFORE = r"(?<![%s0-9_.\-])" % _LETTER
+_WORD_AFTER = r"(?![%s0-9_]|-[%s0-9]|\.[%s0-9])" % (_LETTER, _LETTER, _LETTER)
 
 
 # ---- first-character guard -------------------------------------------------------------
@@ -98,6 +101,48 @@ def guarded(pattern: str, flags: int = 0):
     return re.compile(pattern, flags)
 
 
+# ---- case-insensitive alternations of literal names ----------------------------------------
+# An alternation of ~100 names under re.IGNORECASE enters every branch at every position (sre's
+# branch skip only works on case-sensitive first characters).  The same language written as a
+# prefix tree with explicit case classes ('[vV][lL][lL][mM]') lets each position test one class
+# per first character: about twice as fast.  ``_ci`` lists every character re.IGNORECASE lets an
+# ASCII letter match (three letters have a non-ASCII partner: the Kelvin sign, long s, dotted
+# and dotless i), so the matches are those of the IGNORECASE alternation of the same names.
+_CASE_EXTRA = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+_SEP = None     # a space in a name: '[\s\-]?' ('Ray Serve', 'Ray-Serve', 'RayServe')
+
+
+def _ci(ch: str) -> str:
+    if "a" <= ch.lower() <= "z":
+        return "[" + ch.lower() + ch.upper() + _CASE_EXTRA.get(ch.lower(), "") + "]"
+    if not ch.isascii() and ch.lower() != ch.upper():
+        return "(?i:" + re.escape(ch) + ")"
+    return re.escape(ch)
+
+
+def ci_alternation(names) -> str:
+    """A regex matching any of ``names`` case-insensitively (a space also matches '-' or
+    nothing), written as a prefix tree.  Where two names match at one position the longer
+    match is tried first, as the longest-first alternation it replaces did."""
+    root: dict = {}
+    for name in names:
+        node = root
+        for ch in str(name).lower():
+            node = node.setdefault(_SEP if ch == " " else _ci(ch), {})
+        node[""] = {}
+
+    def emit(node) -> str:
+        parts = [(r"[\s\-]?" if tok is _SEP else tok) + emit(child)
+                 for tok, child in node.items() if tok != ""]
+        if not parts:
+            return ""
+        body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+        if "" in node:       # a name ends here: longer names first (greedy), then this one
+            return "(?:" + body + ")?" if len(parts) == 1 else body + "?"
+        return body
+    return emit(root)
+
+
 @lru_cache(maxsize=None)
 def _tables():
     data = load("entities.yaml")
@@ -110,17 +155,17 @@ def _tables():
         for a in [canon] + list(aliases or []):
             hw_alias[str(a).lower()] = canon
 
-    def alt(keys):
-        return "|".join(re.escape(k).replace(r"\ ", r"[\s\-]?") for k in sorted(keys, key=len, reverse=True))
-
-    sys_rx = guarded(_WORD_BEFORE + "(?:" + alt(sys_alias) + ")" + _WORD_AFTER, re.IGNORECASE)
+    # case-insensitive without re.IGNORECASE: see ``ci_alternation``
+    sys_rx = guarded(_WORD_BEFORE + "(?:" + ci_alternation(sys_alias) + ")" + _WORD_AFTER)
     # hardware: optional count '8×', '8x', '8 x ', '96 ' before, optional memory size after
     hw_rx = guarded(
-        r"(?<![A-Za-z0-9_])(?:(?P<n>\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)?\s{0,3})?"
-        r"(?:(?:NVIDIA|Nvidia|AMD|Intel|Google)\s{1,3})?(?:(?:Instinct|Tesla|GeForce|Radeon)(?:™|®)?\s{1,3})?"   # '8× AMD Instinct™ MI300X'
-        r"(?P<hw>" + alt(hw_alias) + r")"
-        r"(?:\s{0,3}(?:SXM\d?|PCIe|NVL\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}G(?:i?B)?)?" + r"(?![A-Za-z0-9_])",
-        re.IGNORECASE)
+        r"(?<![%s0-9_])(?:(?P<n>\d{1,5})" % _LETTER + r"\s{0,3}(?:[×xX*]|块|张|卡|颗)?\s{0,3})?"
+        r"(?:" + ci_alternation(["nvidia", "amd", "intel", "google"]) + r"\s{1,3})?"
+        r"(?:" + ci_alternation(["instinct", "tesla", "geforce", "radeon"]) + r"(?:™|®)?\s{1,3})?"   # '8× AMD Instinct™ MI300X'
+        r"(?P<hw>" + ci_alternation(hw_alias) + r")"
+        r"(?:\s{0,3}(?:" + ci_alternation(["sxm"]) + r"\d?|" + ci_alternation(["pcie"]) + "|"
+        + ci_alternation(["nvl"]) + r"\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}" + _ci("g") + "(?:" + _ci("i")
+        + "?" + _ci("b") + r")?)?" + r"(?![%s0-9_])" % _LETTER)
     model_rx = guarded(r"(?<![A-Za-z0-9_])(?:" + "|".join("(?:%s)" % p for p in data.get("models") or []) + r")(?![A-Za-z0-9_])",
                           re.IGNORECASE)
     return sys_alias, sys_rx, hw_alias, hw_rx, model_rx

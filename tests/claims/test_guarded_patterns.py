@@ -56,3 +56,43 @@ def test_guarded_finds_what_the_plain_pattern_finds(patterns, text):
         got = [(m.span(), m.groups()) for m in fast.finditer(text)]
         want = [(m.span(), m.groups()) for m in plain.finditer(text)]
         assert got == want, pattern[:120]
+
+
+def _longest_first(names):
+    """The reference: names as a longest-first alternation under re.IGNORECASE."""
+    return "|".join(re.escape(k).replace(r"\ ", r"[\s\-]?") for k in sorted(names, key=len, reverse=True))
+
+
+@pytest.fixture(scope="module")
+def name_patterns():
+    """(prefix-tree pattern without IGNORECASE, reference alternation with it) for the system
+    and hardware vocabularies of claims/data/entities.yaml."""
+    sys_alias, sys_rx, hw_alias, _, _ = entities._tables()
+    out = [(sys_rx, re.compile(entities._WORD_BEFORE + "(?:" + _longest_first(sys_alias) + ")"
+                               + entities._WORD_AFTER, re.IGNORECASE))]
+    _, _, _, hw_rx, _ = entities._tables()
+    out.append((hw_rx, re.compile(
+        r"(?<![A-Za-z0-9_])(?:(?P<n>\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)?\s{0,3})?"
+        r"(?:(?:NVIDIA|Nvidia|AMD|Intel|Google)\s{1,3})?(?:(?:Instinct|Tesla|GeForce|Radeon)(?:™|®)?\s{1,3})?"
+        r"(?P<hw>" + _longest_first(hw_alias) + r")"
+        r"(?:\s{0,3}(?:SXM\d?|PCIe|NVL\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}G(?:i?B)?)?(?![A-Za-z0-9_])",
+        re.IGNORECASE)))
+    return out, sorted(sys_alias) + sorted(hw_alias)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_name_prefix_trees_match_what_the_ignorecase_alternation_matches(name_patterns, data):
+    pats, names = name_patterns
+    # names of the vocabulary with their case shuffled, cut short or run together, among
+    # separators, counts, vendor words and the characters whose case folding is not ASCII
+    piece = st.one_of(
+        st.sampled_from(names).flatmap(lambda n: st.lists(st.booleans(), min_size=len(n), max_size=len(n)).map(
+            lambda up: "".join(c.upper() if u else c for c, u in zip(n, up)))),
+        st.sampled_from(names).map(lambda n: n[:-1]),
+        st.sampled_from(["8×", "8 x ", "96 ", "NVIDIA ", "amd instinct™ ", " SXM", " pcie", " NVL72", " 80GB", " 24g",
+                         "-", ".", " ", "\n", "_", "ſ", "İ", "ı", "K", "v2", "1"]))
+    text = "".join(data.draw(st.lists(piece, max_size=12)))
+    for fast, ref in pats:
+        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
+               [(m.span(), m.groups()) for m in ref.finditer(text)], text
