@@ -51,7 +51,8 @@ def find_conditions(text: str, start: int = 0, end=None, entities=None) -> list:
     if entities is None:
         entities = find_entities(text, start, end, kinds=("hardware", "model"))
     found = list(entities)
-    named = Covered((s, e) for _, _, s, e, _ in found)   # facet patterns never look inside a hardware/model name
+    # facet patterns never look inside a hardware/model name
+    named = Covered((s, e) for _, _, s, e, _ in found) if found else ()
     rxs, meta = _facets()
     for m in (m for rx in rxs for m in rx.finditer(text, start, end)):
         # the facet group f<i>_<j> encloses everything else of its branch, so it is the last
@@ -59,7 +60,7 @@ def find_conditions(text: str, start: int = 0, end=None, entities=None) -> list:
         name = m.lastgroup
         facet, canon, vgroup = meta[name]
         s, e = m.span(name)
-        if s in named:
+        if named and s in named:
             continue
         found.append((facet, _value(m, canon, vgroup) if vgroup else _canonical(m.group(name), canon), s, e, m.group(name)))
     found.sort(key=lambda t: t[2])

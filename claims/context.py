@@ -217,6 +217,10 @@ def _cue_before(text, pos, lo):
     return bool(_BASELINE_CUE.search(text[max(lo, pos - 24):pos]))
 
 
+_APPROX_TAIL = re.compile(r"(?:约|大约|近|~|～|≈|about|roughly|around)\s*$")
+_CLAUSE_MARK = re.compile(r"[，,;；。]")
+
+
 def _pick_subject(text, c, systems, sent, block_lo, bi=None):
     """(subject, how) for claim c from the block's system mentions (sorted, non-overlapping;
     ``bi`` gives their sorted offsets so only the figure's window is looked at)."""
@@ -231,14 +235,14 @@ def _pick_subject(text, c, systems, sent, block_lo, bi=None):
         m = before[-1]
         gap = text[m[3]:c.start]
         # the figure's own approx word ('约') may sit between
-        gap = re.sub(r"(?:约|大约|近|~|～|≈|about|roughly|around)\s*$", "", gap)
+        gap = _APPROX_TAIL.sub("", gap)
         if len(gap) <= 12 and _LABEL_GAP.match(gap):
             return m[1], "label"
     # 2. an owner: "SpecInfer's best case of 1.6×", 'SpecInfer 的 1.3–1.6×'
     for m in reversed(before):
         if m[2] < sent[0]:
             break
-        if _POSSESSIVE.match(text[m[3]:m[3] + 4]) and not re.search(r"[，,;；。]", text[m[3]:c.start]):
+        if _POSSESSIVE.match(text[m[3]:m[3] + 4]) and not _CLAUSE_MARK.search(text, m[3], c.start):
             return m[1], "owner"
     # 3. the nearest system before it in the sentence that is not a baseline
     for m in reversed(before):

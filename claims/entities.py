@@ -176,15 +176,21 @@ def canonical_system(name: str):
     return _tables()[0].get(re.sub(r"[\s\-]+", " ", name.strip().lower())) or _tables()[0].get(name.strip().lower())
 
 
+_SEP_RUN = re.compile(r"[\s\-]+")
+_SQUASHED: dict = {}     # id(alias table) -> (table, {alias without spaces or hyphens: canonical})
+
+
 def _canon_sys(surface: str, table: dict) -> str:
     key = surface.lower()
     if key in table:
         return table[key]
-    squashed = re.sub(r"[\s\-]+", "", key)
-    for k, v in table.items():
-        if re.sub(r"[\s\-]+", "", k) == squashed:
-            return v
-    return surface.lower()
+    got = _SQUASHED.get(id(table))
+    if got is None or got[0] is not table:
+        sq = {}
+        for k, v in table.items():
+            sq.setdefault(_SEP_RUN.sub("", k), v)      # the first alias wins, as the scan did
+        got = _SQUASHED[id(table)] = (table, sq)
+    return got[1].get(_SEP_RUN.sub("", key), key)
 
 
 _META = re.compile(r"^Meta-")
@@ -228,9 +234,10 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
             out.append(("model", canonical_model(m.group(0)), m.start(), m.end(), m.group(0)))
     if "hardware" in kinds:
         # only the model names can hold a hardware match: earlier hardware matches end before it
-        in_model = Covered((s, e) for _, _, s, e, _ in out)
+        # (most blocks name no model: no index of spans is built for them)
+        in_model = Covered((s, e) for _, _, s, e, _ in out) if out else ()
         for m in hw_rx.finditer(text, start, end):
-            if m.start("hw") in in_model:   # 'Llama 3.1 8B' is not hardware
+            if in_model and m.start("hw") in in_model:   # 'Llama 3.1 8B' is not hardware
                 continue
             hw = _canon_sys(m.group("hw"), hw_alias)
             n = m.group("n")
@@ -239,10 +246,15 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
             value = f"{int(n)}×{hw}" if n and int(n) > 1 else hw
             out.append(("hardware", value, m.start(), m.end(), m.group(0)))
     if "system" in kinds:
-        taken = Covered((s, e) for _, _, s, e, _ in out)
+        taken = Covered((s, e) for _, _, s, e, _ in out) if out else ()
         for m in sys_rx.finditer(text, start, end):
-            if m.start() in taken:
+            if taken and m.start() in taken:
                 continue
             out.append(("system", _canon_sys(m.group(0), sys_alias), m.start(), m.end(), m.group(0)))
-    out.sort(key=lambda t: t[2])
+    if len(out) > 1:
+        out.sort(key=_START)
     return out
+
+
+def _START(t):
+    return t[2]
