@@ -531,6 +531,7 @@ def annotate(doc, claims, names=None) -> list:
             f = firsts[id(found)] = (found, out)
         return f[1]
 
+    made = {}            # (mention, scope) -> Condition
     sent_conds = {}      # (block, sentence span) -> conditions, for paragraphs
     last_metric = {}     # (block or entry, kind) -> metric of the previous figure of that kind
     for c in claims:
@@ -569,11 +570,18 @@ def annotate(doc, claims, names=None) -> list:
         conds = {}
 
         def put(found, scope):
-            for facet, value, s, e, surface in found:
+            for x in found:
+                facet = x[0]
                 if facet in conds:
                     continue
-                line = doc.line_col(s)[0]
-                conds[facet] = Condition(facet=facet, value=value, scope=scope, line=line, surface=surface)
+                # one Condition per mention and scope, shared by every figure it applies to
+                # (a section's setup applies to all its figures; never mutated afterwards)
+                k = (x, scope)
+                cond = made.get(k)
+                if cond is None:
+                    cond = made[k] = Condition(facet=facet, value=x[1], scope=scope,
+                                               line=doc.line_col(x[2])[0], surface=x[4])
+                conds[facet] = cond
 
         if b.kind == "paragraph" and bi._conds is None:
             # long prose: read only the figure's sentence, not the whole paragraph
