@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 INF = float("inf")
@@ -279,8 +280,35 @@ class Derivation:
 
 
 def _words_re(words) -> "re.Pattern":
+    return _words_rx(tuple(words))
+
+
+@lru_cache(maxsize=256)
+def _words_rx(words: tuple) -> "re.Pattern":
+    # one vocabulary per rule: compiled once per run, not once per document
     parts = sorted({w for w in words if w}, key=len, reverse=True)
     return re.compile("|".join(re.escape(w) for w in parts), re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def _rx(pattern: str, flags: int = 0) -> "re.Pattern":
+    """A pattern built from vocabulary patterns, compiled once (derivations are searched
+    for every figure of every document)."""
+    return re.compile(pattern, flags)
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+_LATIN_OR_DOT = re.compile(r"[A-Za-z.]")
+_BLANK_LINE = re.compile(r"\n\s*\n")
+_OPEN_PAREN = re.compile(r"\s*[（(]\s*")
+_CLAUSE_END = re.compile(r"[。；;\n]")
+_CLOSE_PAREN = re.compile(r"[)）]")
+_ARROW_MID = re.compile(r"[→]|->")
+_THAN = re.compile(r"\bthan\b|于")
+_LEAD_STOP = re.compile(r"[|，,：:]")
+_BARE_LEAD_STOP = re.compile(r"[|，,：:。；;]")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TABLE_RULE = re.compile(r"\s*\|?(\s*:?-{2,}:?\s*\|)+\s*(:?-{2,}:?)?\s*\|?\s*")
 
 
 @dataclass
@@ -350,9 +378,9 @@ def _word_near(pattern: "re.Pattern", text: str) -> Optional["re.Match"]:
     for m in pattern.finditer(text):
         s, e = m.start(), m.end()
         w = m.group()
-        if re.match(r"[A-Za-z]", w[:1]) and s > 0 and text[s - 1].isalnum():
+        if _LATIN.match(w[:1]) and s > 0 and text[s - 1].isalnum():
             continue
-        if re.match(r"[A-Za-z.]", w[-1:]) and e < len(text) and text[e].isalnum():
+        if _LATIN_OR_DOT.match(w[-1:]) and e < len(text) and text[e].isalnum():
             continue
         return m
     return None
@@ -377,7 +405,7 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
         return text[claims[i].end:claims[j].start]
 
     def same_par(i, j):
-        return "\n\n" not in between(i, j) and not re.search(r"\n\s*\n", between(i, j))
+        return "\n\n" not in between(i, j) and not _BLANK_LINE.search(between(i, j))
 
     def prev_same(pos_idx, like, limit_chars, allow_break=False):
         """Nearest earlier claim (in ``order``) with the same dimension as ``like``."""
@@ -428,9 +456,9 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
             continue
 
         # ---- gap: 'A … B (gap z)' / 'A - B（差距约 z）' ------------------------------------
-        bare_paren = (p >= 2 and re.fullmatch(r"\s*[（(]\s*", text[claims[order[p - 1]].end:z.start]) is not None
+        bare_paren = (p >= 2 and _OPEN_PAREN.fullmatch(text[claims[order[p - 1]].end:z.start]) is not None
                       and _word_near(cmp_re, between(order[p - 2], order[p - 1])) is not None)
-        gap_after = re.match(r"\s{0,2}(?:的)?\s{0,2}(" + gap_re.pattern + r")", after, re.IGNORECASE)
+        gap_after = _rx(r"\s{0,2}(?:的)?\s{0,2}(" + gap_re.pattern + r")", re.IGNORECASE).match(after)
         if (_word_near(gap_re, before) or bare_paren or gap_after) and p >= 2:
             bi = order[p - 1]
             b = claims[bi]
@@ -439,7 +467,7 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
                 if k is not None:
                     ai = order[k]
                     gap_text = between(ai, bi)
-                    if len(gap_text) <= 60 and not re.search(r"[。；;\n]", gap_text):
+                    if len(gap_text) <= 60 and not _CLAUSE_END.search(gap_text):
                         v = check_gap(claims[ai], b, z, 0.0)
                         out.append(Derivation("gap", zi, [ai, bi], 0, v))
                         used_as_stated.add(zi)
@@ -452,8 +480,8 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
             mid = between(ai_, bi)
             tail = between(bi, zi)
             if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
-                    and ai_ not in used_ops and bi not in used_ops and not re.search(r"[)）]", tail)
-                    and _word_near(to_re, mid) and not _BREAK.search(mid) and not re.search(r"[。；;\n]", tail)):
+                    and ai_ not in used_ops and bi not in used_ops and not _CLOSE_PAREN.search(tail)
+                    and _word_near(to_re, mid) and not _BREAK.search(mid) and not _CLAUSE_END.search(tail)):
                 words = mid + " " + tail + " " + after[:15]
                 dec = _word_near(dec_re, words) or _word_near(dec_re, text[max(0, a.start - 20):a.start])
                 inc = _word_near(inc_re, words)
@@ -462,17 +490,17 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
                     direction = -1
                 elif text[max(0, z.start - 1):z.start] == "+" or z.surface.startswith("+"):
                     direction = 1
-                if direction or re.search(r"[→]|->", mid):
+                if direction or _ARROW_MID.search(mid):
                     v = check_change(a, b, z, direction, 0.0)
                     out.append(Derivation("change", zi, [ai_, bi], direction, v))
                     used_as_stated.add(zi)
                     continue
 
         # ---- than (English): 'X … z% better than … Y' -----------------------------------
-        m_ahead = re.match(r"\s*(" + ahead_re.pattern + ")", after, re.IGNORECASE)
-        m_behind = re.match(r"\s*(" + behind_re.pattern + ")", after, re.IGNORECASE)
+        m_ahead = _rx(r"\s*(" + ahead_re.pattern + ")", re.IGNORECASE).match(after)
+        m_behind = _rx(r"\s*(" + behind_re.pattern + ")", re.IGNORECASE).match(after)
         m = m_ahead or m_behind
-        if m and re.search(r"\bthan\b|于", m.group()):
+        if m and _THAN.search(m.group()):
             # Y: first operand after z in the same clause
             q = p + 1
             if q < len(order):
@@ -495,8 +523,8 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
                         continue
 
         # ---- lead (Chinese / terse): '对比 B 的 Y，X 领先约 z 倍' ----------------------------
-        lead = re.search(r"(" + "|".join(x.pattern for x in (ahead_re, behind_re, inc_re, dec_re))
-                         + r")\s*(约|大约|近|about|roughly|~|～)?\s*$", before, re.IGNORECASE)
+        lead = _rx(r"(" + "|".join(x.pattern for x in (ahead_re, behind_re, inc_re, dec_re))
+                   + r")\s*(约|大约|近|about|roughly|~|～)?\s*$", re.IGNORECASE).search(before)
         if lead and p >= 2:
             yi = order[p - 1]
             y = claims[yi]
@@ -508,7 +536,7 @@ def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None
                     xi = order[k]
                     x = claims[xi]
                     word = lead.group(1)
-                    behind = bool(re.fullmatch(behind_re.pattern + "|" + dec_re.pattern, word, re.IGNORECASE))
+                    behind = bool(_rx(behind_re.pattern + "|" + dec_re.pattern, re.IGNORECASE).fullmatch(word))
                     inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency") and _PERF_WORD.search(word) is not None
                     direction = -1 if behind else 1
                     v = check_than(x, y, z, direction, 0.0, inverse)
@@ -568,7 +596,7 @@ def _stated_first(text, claims, order, p, to_re):
             continue
         lead = text[z.end:b.start]
         # the arrow pair must belong to z's own clause: 'z（A → B）', 'z speedup at bs 1 (A → B'
-        if len(lead) > 48 or _BREAK.search(lead.replace(" - ", " ")) or re.search(r"[|，,：:]", lead):
+        if len(lead) > 48 or _BREAK.search(lead.replace(" - ", " ")) or _LEAD_STOP.search(lead):
             break
         if _ARROW.search(text[max(z.end, b.start - 6):b.start]):
             bi_pos = q
@@ -576,7 +604,7 @@ def _stated_first(text, claims, order, p, to_re):
     if bi_pos is None:
         # 'z (0.364 → 0.326)': two bare numbers, neither a claim of its own
         m = _BARE_PAIR.match(text, z.end)
-        if m and not re.search(r"[|，,：:。；;]", m.group("lead")):
+        if m and not _BARE_LEAD_STOP.search(m.group("lead")):
             nxt = next((claims[order[q]].start for q in range(p + 1, len(order))), len(text))
             if nxt >= m.end():
                 a = _bare_claim(m.group("a"), m.start("a"))
@@ -705,10 +733,10 @@ def find_table_ratios(text: str, approx_rel: float = 0.1) -> list:
     in_code = False
     while i < len(lines):
         ln = lines[i]
-        if re.match(r"^\s*(```|~~~)", ln):
+        if _FENCE.match(ln):
             in_code = not in_code
         if in_code or not ln.strip().startswith("|") or i + 1 >= len(lines) \
-                or not re.fullmatch(r"\s*\|?(\s*:?-{2,}:?\s*\|)+\s*(:?-{2,}:?)?\s*\|?\s*", lines[i + 1]):
+                or not _TABLE_RULE.fullmatch(lines[i + 1]):
             i += 1
             continue
         head = [c.strip() for c in ln.strip().strip("|").split("|")]

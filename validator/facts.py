@@ -426,39 +426,3 @@ def statements(analysis, approx_rel: float = 0.1) -> dict:
     cache[approx_rel] = out
     return out
 
-
-# ---------------------------------------------------------------- across processes
-
-# The per-document caches above are keyed by id(claim), which a pickled copy of the
-# analysis does not keep: a forked reader that computed them sends them by claim index.
-_ID_CACHES = ("_caveat_phases", "_caveat_stmts")
-
-
-def portable(analysis):
-    """``analysis`` made ready to pickle with its id-keyed caches (phases, statements)
-    rewritten by claim index; ``restore`` undoes it on the other side."""
-    d = getattr(analysis, "__dict__", None)
-    if not d or not any(n in d for n in _ID_CACHES):
-        return analysis
-    index = {id(c): i for i, c in enumerate(analysis.claims)}
-    ph = d.pop("_caveat_phases", None)
-    st = d.pop("_caveat_stmts", None)
-    d["_caveat_portable"] = (
-        None if ph is None else {index[k]: v for k, v in ph.items()},
-        None if st is None else {rel: {index[k]: v for k, v in m.items()} for rel, m in st.items()})
-    return analysis
-
-
-def restore(analysis):
-    """The id-keyed caches of an analysis made ``portable`` (a no-op for any other)."""
-    d = getattr(analysis, "__dict__", None)
-    got = d.pop("_caveat_portable", None) if d else None
-    if got is None:
-        return analysis
-    claims = analysis.claims
-    ph, st = got
-    if ph is not None:
-        d["_caveat_phases"] = {id(claims[i]): v for i, v in ph.items()}
-    if st is not None:
-        d["_caveat_stmts"] = {rel: {id(claims[i]): v for i, v in m.items()} for rel, m in st.items()}
-    return analysis

@@ -21,7 +21,7 @@ from .corpus import LEDGER_APPROX_REL, Corpus
 from .paths import markdown_files
 from .coverage import covered
 from .errors import EngineError, UsageError
-from .facts import Context, portable, restore, statements
+from .facts import Context, statements
 from .options import Options
 
 
@@ -162,8 +162,8 @@ def _pool(jobs):
 def _read_one(f, prime=False):
     """(path, analysis, error line): reading never raises, so a worker's result says it all.
     ``prime``: also compute the file's statements (``facts.statements``), which the corpus
-    groups and the ledger need of every file: per-file work, done here in the readers
-    rather than serially in the parent before the check workers fork."""
+    groups and the ledger need of every file. Only the parent primes what it reads: a
+    worker's statements would cost the parent more to unpickle than to compute."""
     try:
         a = _read(f)
         if prime:
@@ -188,35 +188,78 @@ def _check_one(path, a, rules, corpus, options):
 # analyses, rules and corpus index are shared copy-on-write instead of pickled to them.
 _FORK_STATE = None
 
+# The work the parent and its forked workers share (set just before the fork, cleared
+# after): (chunks, counter of the next unclaimed chunk).
+_SHARE = None
+# Chunks per process: enough that a process slowed by other work (the parent also
+# unpickles what the workers send back) ends up taking fewer, few enough that each
+# chunk is a run of neighbouring files (they share claim keys, so per-key caches serve)
+CHUNKS_PER_JOB = 8
+
 
 def _read_chunk(files, prime=False):
-    # pickled back to the parent: the id-keyed caches travel by claim index
-    return [(f, portable(a) if a is not None else a, err)
-            for f, a, err in (_read_one(x, prime) for x in files)]
+    return [_read_one(f, prime) for f in files]
 
 
-def _shared(jobs, items, here, chunk_fn):
-    """Results of ``here(item)`` for every item, in order: the parent does the first share
-    itself while ``jobs - 1`` forked workers run ``chunk_fn`` over chunks of the rest.
+def _next_chunk() -> int:
+    counter = _SHARE[1]
+    with counter.get_lock():
+        k = counter.value
+        counter.value = k + 1
+    return k
+
+
+def _claim_chunk(chunk_fn, _task):
+    """In a worker: (index, ``chunk_fn(chunk)``) of the next unclaimed chunk, None when
+    every chunk is taken."""
+    chunks = _SHARE[0]
+    k = _next_chunk()
+    return None if k >= len(chunks) else (k, chunk_fn(chunks[k]))
+
+
+def _shared(jobs, items, mine_fn, chunk_fn):
+    """The parent and ``jobs - 1`` forked workers go through ``items`` in contiguous chunks,
+    each process claiming the next chunk when it is free: the parent runs ``mine_fn`` on
+    the chunks it claims, a worker ``chunk_fn`` (the two return the same thing).
     (The parent working too means ``jobs`` processes, not ``jobs + 1``: every forked
     copy of the run counts in the memory of the whole process tree.)
-    Yields (index, result) for the parent's items and (None, chunk result) for a chunk."""
-    share = -(-len(items) // jobs)
-    mine, rest = items[:share], items[share:]
-    size = max(1, -(-len(rest) // ((jobs - 1) * 4)))
-    chunks = [rest[i:i + size] for i in range(0, len(rest), size)]
-    with _pool(jobs - 1) as pool:
-        pending = pool.imap(chunk_fn, chunks)       # the workers start now
-        for i, item in enumerate(mine):
-            yield i, here(item)
-        for res in pending:
-            yield None, res
+    Yields (chunk index, result) as chunks are done, in no fixed order: a caller that
+    reports in item order sorts by chunk index."""
+    global _SHARE
+    import multiprocessing as mp
+    size = max(1, -(-len(items) // (jobs * CHUNKS_PER_JOB)))
+    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    _SHARE = (chunks, mp.get_context("fork").Value("i", 0))
+    try:
+        with _pool(jobs - 1) as pool:
+            # a task per chunk at most; each claims whichever chunk is next (the workers start now)
+            pending = pool.imap_unordered(partial(_claim_chunk, chunk_fn), range(len(chunks)))
+            while True:
+                k = _next_chunk()
+                if k >= len(chunks):
+                    break
+                yield k, mine_fn(chunks[k])
+            for res in pending:
+                if res is not None:
+                    yield res
+    finally:
+        _SHARE = None
+
+
+_REOPENED = None        # the worker process whose corpus has its own ledger connection
 
 
 def _check_chunk(paths):
+    global _REOPENED
     analyses, rules, corpus, options = _FORK_STATE
-    if corpus is not None:
+    if corpus is not None and _REOPENED != os.getpid():
         corpus.reopen_after_fork()
+        _REOPENED = os.getpid()
+    return _check_paths_here(paths, analyses, rules, corpus, options)
+
+
+def _check_paths_here(paths, analyses, rules, corpus, options):
+    """([(path, findings, error line)], corpus error lines first met by this chunk)."""
     before = len(corpus.errors) if corpus is not None else 0
     out = [(p, *_check_one(p, analyses[p], rules, corpus, options)) for p in paths]
     return out, (corpus.errors[before:] if corpus is not None else [])
@@ -246,19 +289,15 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
         # claim pattern: ~0.2 s to compile, vocabularies) is inherited by every worker
         prime = corpus is not None
         read = [_read_one(files[0], prime)]
-        for i, res in _shared(jobs, files[1:], partial(_read_one, prime=prime),
-                              partial(_read_chunk, prime=prime)):
-            if i is None:
-                read += res
-            else:
-                read.append(res)
+        got = dict(_shared(jobs, files[1:], partial(_read_chunk, prime=prime), _read_chunk))
+        read += [r for k in sorted(got) for r in got[k]]
     else:
         read = map(_read_one, files)
     for f, a, err in read:
         if err is not None:
             result.errors.append(err)
             continue
-        result.analyses[f] = a = restore(a)
+        result.analyses[f] = a
         if corpus is not None:
             corpus.add(f, a, from_file=True)
     items = list(result.analyses.items())
@@ -268,25 +307,27 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
             # file needs are built once here, then shared with the workers by fork
             corpus.prepare(a for _, a in items)
         _FORK_STATE = (result.analyses, rules, corpus, options)
+        known = list(corpus.errors) if corpus is not None else []
 
-        def here(path):
-            return (path, *_check_one(path, result.analyses[path], rules, corpus, options))
+        def mine(paths):
+            return _check_paths_here(paths, result.analyses, rules, corpus, options)
         try:
-            # contiguous chunks: neighbouring files share claim keys, so each worker's
-            # per-key caches serve many of its files
-            done = []
-            for i, res in _shared(jobs, [p for p, _ in items], here, _check_chunk):
-                got = [res] if i is not None else res[0]
-                if i is None and corpus is not None:
-                    corpus.errors += [e for e in res[1] if e not in corpus.errors]
-                for path, found, err in got:
-                    done.append((path, found, err))
-                    if progress is not None:
+            got = {}
+            for k, res in _shared(jobs, [p for p, _ in items], mine, _check_chunk):
+                got[k] = res
+                if progress is not None:
+                    for path, _, _ in res[0]:
                         progress(path)
-            for path, found, err in done:
-                result.findings += found
-                if err is not None:
-                    result.errors.append(err)
+            for k in sorted(got):
+                for path, found, err in got[k][0]:
+                    result.findings += found
+                    if err is not None:
+                        result.errors.append(err)
+                if corpus is not None:
+                    # in file order, as one process meets them (each process saw its own)
+                    known += [e for e in got[k][1] if e not in known]
+            if corpus is not None:
+                corpus.errors[:] = known
         finally:
             _FORK_STATE = None
     else:

@@ -90,12 +90,19 @@ def masked_text(text: str) -> str:
     return "".join(parts)
 
 
+_FLAT = re.compile(r"[-._\s]")
+_DIGIT_RUN = re.compile(r"\d+")
+_A_DIGIT = re.compile(r"\d")
+_TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
+_INNER_UPPER = re.compile(r"[A-Za-z][A-Z]")
+
+
 def _flat(s: str) -> str:
-    return re.sub(r"[-._\s]", "", s).lower()
+    return _FLAT.sub("", s).lower()
 
 
 def _digits(s: str) -> str:
-    return "".join(re.findall(r"\d+", s))
+    return "".join(_DIGIT_RUN.findall(s))
 
 
 _FILE_EXT = re.compile(r"\.(?:md|mdx|py|ya?ml|json|txt|html?|csv|sh|toml|cfg|ipynb|pdf|png|jpe?g|svg|gif)$", re.I)
@@ -106,10 +113,10 @@ def _name_like(tok: str, known: dict) -> bool:
         return True
     if _FILE_EXT.search(tok) or tok.islower():
         return False        # file names and lower-case slugs are not names
-    if re.search(r"\d", tok) and re.search(r"[A-Za-z]{2}", tok):
+    if _A_DIGIT.search(tok) and _TWO_LETTERS.search(tok):
         return True
     # an upper-case letter after the first character: CamelCase or an acronym
-    return bool(re.search(r"[A-Za-z][A-Z]", tok)) and not tok.isupper() or (tok.isupper() and len(tok) >= 4)
+    return bool(_INNER_UPPER.search(tok)) and not tok.isupper() or (tok.isupper() and len(tok) >= 4)
 
 
 def _is_plural_pair(a: str, b: str) -> bool:
@@ -153,11 +160,14 @@ def find_misspellings(text: str, known: Optional[dict] = None, min_len: int = 5,
     known = known if known is not None else load_entities()
     src = masked_text(text)
     occ: dict = {}
+    verdicts: dict = {}         # a document repeats its words: judge each token once
     for m in _TOKEN.finditer(src):
         tok = m.group().rstrip(".")
-        if len(tok) < min_len or "_" in tok or not _name_like(tok, known):
-            continue
-        occ.setdefault(tok, []).append(Occurrence(tok, m.start()))
+        ok = verdicts.get(tok)
+        if ok is None:
+            ok = verdicts[tok] = len(tok) >= min_len and "_" not in tok and _name_like(tok, known)
+        if ok:
+            occ.setdefault(tok, []).append(Occurrence(tok, m.start()))
     # one entry per flattened form: case / hyphen variants count together
     by_flat: dict = {}
     for tok, lst in occ.items():

@@ -1,0 +1,64 @@
+"""Parallel check, work sharing: the parent and its workers claim chunks of files as they
+become free (validator/run.py ``_shared``), so which process checks which file depends on
+timing. What the run reports must not: findings, and the one-line errors of unreadable
+files met only while checking (a cited source outside the corpus), in the order one
+process would meet them."""
+from __future__ import annotations
+
+from validator import run
+from validator.options import Options
+
+# the order in which the checked files first cite each unreadable source: not the
+# alphabetical one, so a run that sorted or regrouped the lines would show it
+ORDER = [2, 0, 3, 1]
+
+
+def _tree(root):
+    (root / "checked").mkdir()
+    (root / "refs").mkdir()
+    (root / "src").mkdir()
+    for k in range(4):
+        (root / "refs" / f"bad{k}.md").write_bytes(b"\xff\xfe\x00bad\x00 bytes")
+    (root / "src" / "base.md").write_text(
+        "# Base\n\n- vLLM throughput: 1,000 tokens/s (H100, Llama 3.1 8B, ShareGPT).\n",
+        encoding="utf-8")
+    for i in range(48):
+        k = ORDER[(i // 5) % len(ORDER)]
+        (root / "checked" / f"n{i:02d}.md").write_text(
+            f"# Note {i}\n\n- vLLM throughput: {1000 + 97 * i:,} tokens/s (H100, Llama 3.1 8B, ShareGPT).\n\n"
+            f"Sources: ../refs/bad{k}.md\n", encoding="utf-8")
+    return root
+
+
+def _check(root, monkeypatch, jobs):
+    monkeypatch.setenv("CAVEAT_JOBS", str(jobs))
+    monkeypatch.setenv("CAVEAT_LEDGER", "off")
+    seen = []
+    result = run.check_paths([str(root / "checked")], Options(corpus=[str(root / "src")]),
+                             progress=seen.append)
+    return result, seen
+
+
+def test_errors_met_while_checking_come_in_file_order(tmp_path, monkeypatch):
+    root = _tree(tmp_path)
+    one, seen_one = _check(root, monkeypatch, 1)
+    two, seen_two = _check(root, monkeypatch, 2)
+    assert run._jobs(48) == 2
+    bad = [e for e in one.errors if "refs/bad" in e]
+    assert [int(e.split("refs/bad")[1][0]) for e in bad] == ORDER     # once each, first met first
+    assert two.errors == one.errors
+    assert [f.to_dict() for f in two.findings] == [f.to_dict() for f in one.findings]
+    assert sorted(seen_two) == sorted(seen_one) == sorted(one.analyses)
+
+
+def test_every_chunk_is_done_once(monkeypatch):
+    # the parent and the workers draw from one counter: no file is checked twice or skipped,
+    # however many chunks each process ends up taking
+    monkeypatch.setattr(run, "CHUNKS_PER_JOB", 3)
+    items = list(range(101))
+    got = dict(run._shared(2, items, lambda chunk: [x * 2 for x in chunk], _double))
+    assert [x for k in sorted(got) for x in got[k]] == [x * 2 for x in items]
+
+
+def _double(chunk):
+    return [x * 2 for x in chunk]
