@@ -23,12 +23,16 @@ from .paths import markdown_files
 class Corpus:
     """Corpus roots, their analysed files (lazily) and a claim index by key."""
 
-    def __init__(self, roots, analyze: Callable, errors: Optional[list] = None, ledger="auto"):
+    def __init__(self, roots, analyze: Callable, errors: Optional[list] = None, ledger="auto",
+                 defer_ledger: bool = False):
         """``analyze(path) -> Analysis`` (raises ``InputError`` for a bad file, recorded in
         ``errors`` once, and the file is left out). ``ledger``: "auto" keeps the corpus's
         claims in its claim ledger (validator/ledger.py: re-extracts only changed files,
-        in parallel), None analyses every corpus file in memory."""
+        in parallel), None analyses every corpus file in memory. ``defer_ledger``: the
+        ledger rows of the files shared with ``add(from_file=True)`` are stored when the
+        caller calls ``flush_ledger``, not when the index is built."""
         self._ledger = ledger
+        self._defer = defer_ledger
         self.roots = [str(r) for r in roots]
         self._analyze = analyze
         self._analyses: dict = {}       # realpath -> Analysis | None
@@ -137,6 +141,14 @@ class Corpus:
         for key in sorted(keys):
             self.statement_groups(key, LEDGER_APPROX_REL)
 
+    def flush_ledger(self) -> None:
+        """Store the ledger rows of the files this run analysed in full (put off by the
+        index sync; see ``Ledger.flush``). The parent of a parallel check does it while
+        its workers check; a one-process run after its checks."""
+        led = self._ledger
+        if led is not None and led != "auto" and hasattr(led, "ledger"):
+            led.ledger.flush()
+
     def reopen_after_fork(self) -> None:
         """In a forked worker: an SQLite connection must not be shared with the parent, so
         a ledger file gets a connection of its own (an in-memory ledger is a private copy)."""
@@ -156,7 +168,9 @@ class Corpus:
             # files this run has analysed in full (the checked ones) are not extracted again
             full = {self._display[r]: a for r, a in self._from_file.items()
                     if r in self._display and self._analyses.get(r) is a}
-            led.sync(files, full)
+            # their rows are stored later (flush_ledger), off the path to the first check:
+            # meanwhile the index takes those files' claims from their analyses
+            led.sync(files, full, defer=self._defer)
             for e in led.errors:
                 if e not in self.errors:
                     self.errors.append(e)
@@ -236,6 +250,11 @@ class _LedgerKeyIndex(dict):
         super().__init__()
         self._corpus, self._led = corpus, led
         self._real = {p: r for r, p in corpus._display.items()}
+        # files whose rows the sync put off (Ledger.pending: caller path -> ledger key):
+        # their rows in the ledger are missing or stale until flushed, so their place in
+        # a key's list (ledger order: by ledger path) comes from their analyses
+        self._pending = dict(getattr(getattr(led, "ledger", None), "pending", None) or {})
+        self._pending_keys = None
 
     def _full_paths(self) -> set:
         """Corpus paths of the files analysed in full (cached until another is added)."""
@@ -254,7 +273,10 @@ class _LedgerKeyIndex(dict):
             # files analysed in full in this run (the checked ones) bring their own claims:
             # the ledger need not rebuild theirs
             full = self._full_paths()
+            pending = self._pending
             for p, c in self._led.by_key(key, skip=full):
+                if p in pending:
+                    continue
                 real = self._real.get(p) or os.path.realpath(p)
                 a = self._corpus._analyses.get(real)
                 if a is None or getattr(a, "document", None) is None:
@@ -262,8 +284,43 @@ class _LedgerKeyIndex(dict):
                 elif p not in done:
                     done.add(p)
                     out += [(p, real, x) for x in keyed_claims(a).get(key, ())]
+            if pending:
+                out = self._merge_pending(key, out)
             self[key] = out
         return self[key]
+
+    def _by_pending_key(self) -> dict:
+        """Claim key -> [(ledger path, caller path)] of the pending files with that key."""
+        if self._pending_keys is None:
+            got: dict = {}
+            for p, lkey in self._pending.items():
+                a = self._corpus._analyses.get(self._real.get(p) or os.path.realpath(p))
+                for k in keyed_claims(a) if a is not None else ():
+                    got.setdefault(k, []).append((lkey, p))
+            self._pending_keys = got
+        return self._pending_keys
+
+    def _merge_pending(self, key, out) -> list:
+        """``out`` (ledger order) with the pending files that have ``key`` in their places:
+        the ledger orders a key's rows by ledger path (SQLite's binary order of UTF-8
+        text, which is Python's order of the strings)."""
+        extra = self._by_pending_key().get(key)
+        if not extra:
+            return out
+        keys = self._led._keys
+        segs = []
+        for e in out:
+            lk = keys.get(e[0], "")
+            if segs and segs[-1][0] == lk:
+                segs[-1][1].append(e)
+            else:
+                segs.append((lk, [e]))
+        for lkey, p in extra:
+            real = self._real.get(p) or os.path.realpath(p)
+            a = self._corpus._analyses.get(real)
+            segs.append((lkey, [(p, real, x) for x in keyed_claims(a)[key]]))
+        segs.sort(key=lambda s: s[0])
+        return [e for _, es in segs for e in es]
 
 
 def relpath_in(path: str, roots) -> str:

@@ -293,6 +293,8 @@ class Ledger:
         self.errors: list = []          # one-line messages of files that could not be read
         self.stats = {"files": 0, "extracted": 0, "reused": 0, "removed": 0}
         self.meta: dict = {}            # path -> {"date", "lang", "hash", "error"}
+        self.pending: dict = {}         # caller path -> ledger key: rows put off by sync(defer=True)
+        self._deferred: list = []       # [(job, analysis)] of those, for flush()
         self.conn = self._open()
 
     @classmethod
@@ -432,21 +434,23 @@ class Ledger:
         return os.path.realpath(ap).replace(os.sep, "/")
 
     # -- syncing -----------------------------------------------------------------------
-    def sync(self, files, analyses=None) -> dict:
+    def sync(self, files, analyses=None, defer=False) -> dict:
         """Bring the ledger up to date for ``files``: re-extract only those whose content
         changed (size+mtime untouched means unchanged; otherwise the sha256 decides).
         ``analyses`` ({caller path: Analysis}) are files the caller has analysed already:
-        their rows are made from those, not extracted again.
+        their rows are made from those, not extracted again. ``defer``: not now either —
+        they are listed in ``self.pending`` ({caller path: ledger key}) and stored by
+        ``flush`` (a caller holding their analyses needs no rows of them meanwhile).
         Returns {caller path: ledger key}."""
         for attempt in (1, 2):
             try:
-                return self._sync(files, analyses or {})
+                return self._sync(files, analyses or {}, defer)
             except sqlite3.DatabaseError as exc:
                 if attempt == 2 or isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                     raise
                 self._rebuild(exc)
 
-    def _sync(self, files, analyses=None) -> dict:
+    def _sync(self, files, analyses=None, defer=False) -> dict:
         files = [str(f) for f in files]
         keys = {f: self.key_of(f) for f in files}
         known = {}
@@ -479,8 +483,14 @@ class Ledger:
         # interrupted cold run keeps what it extracted
         batch = []
         analyses = analyses or {}
-        done = [_extract_job(j, analyses[j[1]]) for j in jobs if j[1] in analyses]
+        mine = [j for j in jobs if j[1] in analyses]
         jobs = [j for j in jobs if j[1] not in analyses]
+        if defer:
+            self._deferred = [(j, analyses[j[1]]) for j in mine]
+            self.pending = {j[1]: j[0] for j in mine}
+            done = []
+        else:
+            done = [_extract_job(j, analyses[j[1]]) for j in mine]
         for r in itertools.chain(done, self._run_jobs(jobs)):
             self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
             if r[7]:
@@ -490,7 +500,7 @@ class Ledger:
                 self._store(batch)
                 batch = []
         self._store(batch)
-        self.stats.update(files=len(files), extracted=len(jobs) + len(done), reused=len(unchanged))
+        self.stats.update(files=len(files), extracted=len(jobs) + len(mine), reused=len(unchanged))
         for key in unchanged:
             r = known.get(key)
             if r is not None:
@@ -517,6 +527,25 @@ class Ledger:
         chunk = max(1, min(64, len(jobs) // (workers * 8)))
         with ctx.Pool(workers) as pool:
             yield from pool.imap(_extract_job, jobs, chunksize=chunk)
+
+    def flush(self) -> None:
+        """Store the rows of the files whose storing ``sync(defer=True)`` put off, made from
+        the caller's analyses (in write batches, each one transaction: an interrupted run
+        keeps whole files or nothing of them). An in-memory ledger ends with the run, and
+        the run reads no rows of these files: it skips the work."""
+        deferred, self._deferred = self._deferred, []
+        if self.path == ":memory:" or not deferred:
+            return
+        try:
+            for i in range(0, len(deferred), STORE_BATCH):
+                batch = [_extract_job(j, a) for j, a in deferred[i:i + STORE_BATCH]]
+                for r in batch:
+                    self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
+                self._store(batch)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            self._rebuild(exc)          # a cache: the next run extracts them again
 
     def _store(self, results) -> None:
         if not results:
@@ -635,8 +664,8 @@ class CorpusIndex:
     def errors(self) -> list:
         return self.ledger.errors
 
-    def sync(self, files, analyses=None) -> None:
-        self._keys.update(self.ledger.sync(files, analyses))
+    def sync(self, files, analyses=None, defer=False) -> None:
+        self._keys.update(self.ledger.sync(files, analyses, defer))
         self._back = {v: k for k, v in self._keys.items()}
         self._by_key.clear()
         self._analyses.clear()

@@ -280,7 +280,9 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
             raise UsageError(f"{root}: corpus folder does not exist")
     result = RunResult(rules=rules)
     files = expand_paths(paths, result.errors)
-    corpus = Corpus(options.corpus, _read, errors=[]) if options.corpus else None
+    # the ledger rows of the checked files are stored after the index is built (below):
+    # the checks take those files' claims from their analyses
+    corpus = Corpus(options.corpus, _read, errors=[], defer_ledger=True) if options.corpus else None
     result.corpus = corpus
     jobs = _jobs(len(files))
     if jobs > 1:
@@ -310,6 +312,10 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
         known = list(corpus.errors) if corpus is not None else []
 
         def mine(paths):
+            if corpus is not None:
+                # once, first: the workers are checking meanwhile, so storing the ledger
+                # rows costs the run's wall time only the parent's share of it
+                corpus.flush_ledger()
             return _check_paths_here(paths, result.analyses, rules, corpus, options)
         try:
             got = {}
@@ -339,6 +345,7 @@ def check_paths(paths, options: Options | None = None, progress=None) -> RunResu
             if progress is not None:
                 progress(path)
     if corpus is not None:
+        corpus.flush_ledger()           # a one-process run (a no-op when done already)
         # unreadable corpus files are worth one line each, but never fail the checked files
         for e in corpus.errors:
             if e not in result.errors:
