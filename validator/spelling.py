@@ -159,7 +159,10 @@ def find_misspellings(text: str, known: Optional[dict] = None, min_len: int = 5,
 
     known = known if known is not None else load_entities()
     src = masked_text(text)
+    # occurrences are kept as offsets (the token at each in ``form_at``): Occurrence
+    # objects are made only for the few a finding reports
     occ: dict = {}
+    form_at: dict = {}
     verdicts: dict = {}         # a document repeats its words: judge each token once
     for m in _TOKEN.finditer(src):
         tok = m.group().rstrip(".")
@@ -167,16 +170,20 @@ def find_misspellings(text: str, known: Optional[dict] = None, min_len: int = 5,
         if ok is None:
             ok = verdicts[tok] = len(tok) >= min_len and "_" not in tok and _name_like(tok, known)
         if ok:
-            occ.setdefault(tok, []).append(Occurrence(tok, m.start()))
+            at = m.start()
+            form_at[at] = tok
+            occ.setdefault(tok, []).append(at)
     # one entry per flattened form: case / hyphen variants count together
     by_flat: dict = {}
     for tok, lst in occ.items():
         by_flat.setdefault(_flat(tok), []).append((tok, lst))
     forms = []
     for flat, group in by_flat.items():
-        group.sort(key=lambda g: -len(g[1]))
-        total = [o for _t, lst in group for o in lst]
-        total.sort(key=lambda o: o.start)
+        if len(group) == 1:
+            total = group[0][1]         # one spelling: its offsets, in text order already
+        else:
+            group.sort(key=lambda g: -len(g[1]))
+            total = sorted(o for _t, lst in group for o in lst)
         forms.append((flat, group[0][0], total))
     forms.sort(key=lambda f: len(f[0]))
     from rapidfuzz import process
@@ -212,15 +219,17 @@ def find_misspellings(text: str, known: Optional[dict] = None, min_len: int = 5,
                 rare, common = (ta, oa), (tb, ob)
             elif ka and not kb:
                 rare, common = (tb, ob), (ta, oa)
-            elif len(oa) < len(ob) or (len(oa) == len(ob) and oa[0].start > ob[0].start):
+            elif len(oa) < len(ob) or (len(oa) == len(ob) and oa[0] > ob[0]):
                 rare, common = (ta, oa), (tb, ob)
             else:
                 rare, common = (tb, ob), (ta, oa)
             if len(rare[1]) > max_rare:
                 continue
-            out.append(Misspelling(rare=rare[1][0].form, common=common[1][0].form, at=rare[1][0],
-                                   others=list(common[1][:3]), distance=d,
-                                   known=known.get(common[0].lower(), "")))
+            at = rare[1][0]
+            out.append(Misspelling(rare=form_at[at], common=form_at[common[1][0]],
+                                   at=Occurrence(form_at[at], at),
+                                   others=[Occurrence(form_at[o], o) for o in common[1][:3]],
+                                   distance=d, known=known.get(common[0].lower(), "")))
     out.sort(key=lambda m: m.at.start)
     return out
 

@@ -75,6 +75,29 @@ def _by_conditions(corpus, key, approx_rel, groups) -> dict:
     return cache[ck]
 
 
+def _comparable(by_cond, mine, cited, memo, rel) -> list:
+    """[(condition comparison, statements)] of the corpus setups (``by_cond``) worth a look
+    for a figure stated under ``mine``'s conditions. The same for every figure of one key
+    stated under one setup: most are dropped (no shared facet; another setup and no cited
+    source), so the list is made once per (key, setup, cites or not) and reused."""
+    rk = (id(by_cond), mine.sig[1], cited)
+    got = rel.get(rk)
+    if got is None:
+        got = []
+        for csig, sts in by_cond.items():
+            ck = (mine.sig[1], csig)
+            cmp = memo.get(ck)
+            if cmp is None:
+                cmp = memo[ck] = compare_conditions(mine.conds, dict(csig))
+            if not cmp[1] and cmp[0] < 1:
+                continue      # no shared facet: nothing to compare
+            if cmp[1] and not cited:
+                continue      # other setups elsewhere in the corpus are not news
+            got.append((cmp, sts))
+        rel[rk] = got
+    return got
+
+
 def _cited(ctx, claim) -> set:
     """Real paths of the claim's cited sources that resolve in the corpus."""
     return {os.path.realpath(p) for p, _ in ctx.cited_analyses(claim)}
@@ -114,6 +137,7 @@ def _facts(rule, ctx):
     corpus = ctx.corpus if "corpus" in scopes else None
     # condition-pair verdicts repeat across the documents of a run: memo on the corpus
     memo = corpus.__dict__.setdefault("_caveat_cmp", {}) if corpus is not None else {}
+    rel = corpus.__dict__.setdefault("_caveat_rel", {}) if corpus is not None else {}
 
     def short(p):
         return ctx.corpus.short(p) if ctx.corpus is not None else p
@@ -164,15 +188,7 @@ def _facts(rule, ctx):
             doc_cited = _doc_cited(ctx) if ext_here else set()
             by_cond = _by_conditions(corpus, key, approx_rel, ext_here) if ext_here else {}
             ext_found, agreeing_files = [], set()
-            for csig, sts in by_cond.items():
-                ck = (mine.sig[1], csig)
-                cmp = memo.get(ck)
-                if cmp is None:
-                    cmp = memo[ck] = compare_conditions(mine.conds, dict(csig))
-                if not cmp[1] and cmp[0] < 1:
-                    continue      # no shared facet: nothing to compare
-                if cmp[1] and not cited:
-                    continue      # other setups elsewhere in the corpus are not news
+            for cmp, sts in _comparable(by_cond, mine, bool(cited), memo, rel) if by_cond else ():
                 for st, members, reals in sts:
                     if not cmp[1] and st.phase == mine.phase and \
                             values_agree(claim, st.claim, approx_rel) is True:
