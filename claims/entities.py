@@ -205,13 +205,21 @@ def canonical_model(surface: str) -> str:
 class Covered:
     """Membership 'x falls inside one of these (start, end) spans' in O(log n): the spans
     are merged once into disjoint sorted ranges, so a scan that skips matches inside
-    names already found stays N log N instead of testing every name per match."""
+    names already found stays N log N instead of testing every name per match.  A handful
+    of spans (a block naming its model and GPU) is kept as it is and tested in turn:
+    cheaper than building the index."""
 
-    __slots__ = ("starts", "ends")
+    __slots__ = ("starts", "ends", "few")
+    FEW = 8
 
     def __init__(self, spans):
+        spans = [(s, e) for s, e in spans if e > s]
+        if len(spans) <= self.FEW:
+            self.few = spans
+            return
+        self.few = None
         self.starts, self.ends = [], []
-        for s, e in sorted((s, e) for s, e in spans if e > s):
+        for s, e in sorted(spans):
             if self.ends and s <= self.ends[-1]:
                 if e > self.ends[-1]:
                     self.ends[-1] = e
@@ -220,6 +228,12 @@ class Covered:
                 self.ends.append(e)
 
     def __contains__(self, x) -> bool:
+        few = self.few
+        if few is not None:
+            for s, e in few:
+                if s <= x < e:
+                    return True
+            return False
         k = bisect.bisect_right(self.starts, x) - 1
         return k >= 0 and x < self.ends[k]
 

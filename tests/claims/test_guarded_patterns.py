@@ -96,3 +96,11 @@ def test_name_prefix_trees_match_what_the_ignorecase_alternation_matches(name_pa
     for fast, ref in pats:
         assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
                [(m.span(), m.groups()) for m in ref.finditer(text)], text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 20)), max_size=20), st.integers(-5, 90))
+def test_covered_answers_as_a_scan_of_every_span_would(spans, x):
+    # a few spans are tested in turn, many through the merged index: both must agree with the plain scan
+    spans = [(s, s + n) for s, n in spans]
+    assert (x in entities.Covered(spans)) == any(s <= x < e for s, e in spans)
