@@ -11,6 +11,7 @@ process); what it reports does not depend on it (tests/cli/test_parallel_check.p
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 from dataclasses import dataclass, field
@@ -270,8 +271,25 @@ def _params_sig(params) -> str:
     return json.dumps(params, sort_keys=True, ensure_ascii=False, default=repr)
 
 
+# Container allocations between two young-generation collections during a run (Python's
+# default is 700). A run keeps every analysis alive (hundreds of thousands of small
+# objects) and makes many more that reference counting frees; at the default pace the
+# collector walked that whole live heap several times, ~0.4 s of a 200-file run. Young
+# cyclic garbage is still collected, every 50,000 allocations instead of every 700.
+GC_YOUNG_THRESHOLD = 50_000
+
+
 def check_paths(paths, options: Options | None = None, progress=None) -> RunResult:
     """``progress(path)``, when given, is called once per checked file as it is done."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], GC_YOUNG_THRESHOLD), *old[1:])
+    try:
+        return _check_paths(paths, options, progress)
+    finally:
+        gc.set_threshold(*old)
+
+
+def _check_paths(paths, options, progress) -> RunResult:
     global _FORK_STATE
     options = options or Options()
     rules = packs.load_rules(options)

@@ -5,7 +5,12 @@ files met only while checking (a cited source outside the corpus), in the order 
 process would meet them."""
 from __future__ import annotations
 
+import gc
+
+import pytest
+
 from validator import run
+from validator.errors import UsageError
 from validator.options import Options
 
 # the order in which the checked files first cite each unreadable source: not the
@@ -62,3 +67,15 @@ def test_every_chunk_is_done_once(monkeypatch):
 
 def _double(chunk):
     return [x * 2 for x in chunk]
+
+
+def test_a_run_leaves_the_garbage_collector_as_it_found_it(tmp_path, monkeypatch):
+    # check_paths collects young garbage less often while it runs (a library caller's
+    # process must not keep that setting), also when the run fails
+    before = gc.get_threshold()
+    root = _tree(tmp_path)
+    _check(root, monkeypatch, 1)
+    assert gc.get_threshold() == before
+    with pytest.raises(UsageError):
+        run.check_paths([str(root / "checked")], Options(corpus=[str(root / "nowhere")]))
+    assert gc.get_threshold() == before
