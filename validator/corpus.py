@@ -105,6 +105,17 @@ class Corpus:
                 self._ledger = None
         return self._ledger
 
+    def close(self) -> None:
+        """Close the claim ledger's connection, when one was opened (its writes are committed
+        as they are made; closing checkpoints the write-ahead log into the file)."""
+        led = self._ledger
+        if led is not None and led != "auto" and hasattr(led, "close"):
+            try:
+                led.close()
+            except Exception:  # noqa: BLE001 - a cache that cannot close is no reason to fail
+                pass
+            self._ledger = None
+
     def analysis(self, path: str):
         real = os.path.realpath(path)
         if real not in self._analyses and self._ledger is not None:

@@ -157,6 +157,11 @@ def _worker_init():
 
 def _pool(jobs):
     import multiprocessing as mp
+    # what the run holds so far (rules, patterns, analyses, the corpus index) is moved out
+    # of the collector's sight before the fork: neither the workers nor the parent walk it
+    # again (each walk also touched every inherited page, undoing copy-on-write sharing).
+    # check_paths unfreezes it when the run ends.
+    gc.freeze()
     return mp.get_context("fork").Pool(jobs, initializer=_worker_init)
 
 
@@ -282,11 +287,14 @@ GC_YOUNG_THRESHOLD = 50_000
 def check_paths(paths, options: Options | None = None, progress=None) -> RunResult:
     """``progress(path)``, when given, is called once per checked file as it is done."""
     old = gc.get_threshold()
+    frozen = gc.get_freeze_count()
     gc.set_threshold(max(old[0], GC_YOUNG_THRESHOLD), *old[1:])
     try:
         return _check_paths(paths, options, progress)
     finally:
         gc.set_threshold(*old)
+        if gc.get_freeze_count() != frozen:
+            gc.unfreeze()       # what _pool froze is collectable again
 
 
 def _check_paths(paths, options, progress) -> RunResult:

@@ -14,7 +14,7 @@ BRIEFINGS = sorted((CORPUS / "briefings").glob("*.md"))
 
 # Run the working tree's CLI whatever the install state; argv[0] as the user sees it.
 CAVEAT = [sys.executable, "-c",
-          "import sys; sys.argv[0] = 'caveat'; from validator.cli import main; sys.exit(main())"]
+          "import sys; sys.argv[0] = 'caveat'; from validator.cli import entry; entry()"]
 
 
 def caveat_env() -> dict:
