@@ -197,10 +197,20 @@ _FORK_STATE = None
 # The work the parent and its forked workers share (set just before the fork, cleared
 # after): (chunks, counter of the next unclaimed chunk).
 _SHARE = None
-# Chunks per process: enough that a process slowed by other work (the parent also
-# unpickles what the workers send back) ends up taking fewer, few enough that each
-# chunk is a run of neighbouring files (they share claim keys, so per-key caches serve)
-CHUNKS_PER_JOB = 8
+# Chunks shrink as the work runs out (guided scheduling): the first ones are large, each
+# a run of neighbouring files (they share claim keys, so per-key caches serve), the last
+# ones a file or two, so no process waits long for another to finish its last chunk (the
+# parent, which also unpickles what the workers send back, takes fewer of them).
+GUIDED_SHARE = 2        # a new chunk is 1 / (GUIDED_SHARE * jobs) of the work left
+
+
+def _chunks(items, jobs) -> list:
+    out, i, n = [], 0, len(items)
+    while i < n:
+        size = max(1, -(-(n - i) // (GUIDED_SHARE * jobs)))
+        out.append(items[i:i + size])
+        i += size
+    return out
 
 
 def _read_chunk(files, prime=False):
@@ -233,8 +243,7 @@ def _shared(jobs, items, mine_fn, chunk_fn):
     reports in item order sorts by chunk index."""
     global _SHARE
     import multiprocessing as mp
-    size = max(1, -(-len(items) // (jobs * CHUNKS_PER_JOB)))
-    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    chunks = _chunks(items, jobs)
     _SHARE = (chunks, mp.get_context("fork").Value("i", 0))
     try:
         with _pool(jobs - 1) as pool:

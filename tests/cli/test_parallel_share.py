@@ -59,7 +59,7 @@ def test_errors_met_while_checking_come_in_file_order(tmp_path, monkeypatch):
 def test_every_chunk_is_done_once(monkeypatch):
     # the parent and the workers draw from one counter: no file is checked twice or skipped,
     # however many chunks each process ends up taking
-    monkeypatch.setattr(run, "CHUNKS_PER_JOB", 3)
+    monkeypatch.setattr(run, "GUIDED_SHARE", 1)
     items = list(range(101))
     got = dict(run._shared(2, items, lambda chunk: [x * 2 for x in chunk], _double))
     assert [x for k in sorted(got) for x in got[k]] == [x * 2 for x in items]
@@ -79,3 +79,11 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it(tmp_path, monkeypatch
     with pytest.raises(UsageError):
         run.check_paths([str(root / "checked")], Options(corpus=[str(root / "nowhere")]))
     assert gc.get_threshold() == before
+
+
+def test_chunks_cover_the_items_in_order_and_shrink_to_single_files():
+    for n in (0, 1, 7, 199, 1000):
+        chunks = run._chunks(list(range(n)), 2)
+        assert [x for c in chunks for x in c] == list(range(n))
+        sizes = [len(c) for c in chunks]
+        assert sizes == sorted(sizes, reverse=True) and (not sizes or sizes[-1] == 1)
