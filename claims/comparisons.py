@@ -30,6 +30,11 @@ _ARROW = re.compile(r"\s*(?:→|->|⇒|=>|⟶)\s*")     # '6.78 → 8.95 req/s'
 _LEAD_METRICS = ("throughput_lead", "speedup", "gap", "increase", "reduction")
 
 
+# A character that neither a name, its version nor the separators of _SEP_ONLY can hold:
+# a gap with one of them never reduces to separators, whatever names it contains
+_NOT_NAME_OR_SEP = re.compile(r"[^\w\s\-–—;；,，、:：/|*.×™®]")
+
+
 def _strip_entities(text: str) -> str:
     """The text between two figures with entity names (and their versions) removed."""
     spans = find_entities(text, 0, len(text), kinds=("system", "hardware", "model"))
@@ -110,7 +115,7 @@ def find_comparisons(doc, claims) -> list:
                                   or _ARROW.fullmatch(between)):
             add(i, j, gap_after(j), "from_to")
             continue
-        if "\n\n" in between:
+        if "\n\n" in between or _NOT_NAME_OR_SEP.search(between):
             continue
         rest = _strip_entities(between)
         m = _SEP_ONLY.fullmatch(rest)
