@@ -59,20 +59,39 @@ _NOT_HAN_LEAD = bytes(b for b in range(256) if not 0xE4 <= b <= 0xE9)
 _NOT_LATIN = bytes(b for b in range(256) if not (65 <= b <= 90 or 97 <= b <= 122))
 _DATE = re.compile(r"(?<!\d)(20\d{2}|19\d{2})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)")
 
-# masks: things inside prose that are never claims
-_MASK_RX = re.compile(
-    r"https?://[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"             # URLs
-    r"|www\.[A-Za-z0-9-]{1,200}\.[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"
-    r"|\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,500}\")?\)"            # link targets '](…)'
-    r"|</?[A-Za-z][A-Za-z0-9:-]{0,40}(?:\s[^<>\n]{0,300})?/?>"   # HTML / JSX tags
-    r"|(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.(?:md|mdx|txt|py|json|ya?ml|pdf|html?|ipynb|csv|sh|rs|go|cpp|cu|h)(?![\w])"
-    r"|(?<![\w/.-])[\w.-]{1,200}\.(?:md|mdx|py|ipynb)(?![\w])"      # bare file names
-    r"|arXiv\s*[:：]?\s*\d{4}\.\d{4,5}(?:v\d{1,3})?"               # arXiv ids
-    r"|[⭐★☆]{1,20}"                                               # star ratings
-    r"|&#?[A-Za-z0-9]{1,10};"                                      # HTML entities
-    r"|(?<![\w&#])#\d{1,7}(?!\d)"                                  # issue / PR numbers
-    r"|\[\^?\d{1,3}\]",                                            # footnote marks
-    re.IGNORECASE)
+# masks: things inside prose that are never claims.  Each alternative with what a text must
+# contain (lower-cased) for it to match anywhere; one pass runs only the alternatives the
+# text can match (the path patterns alone cost half the pass), in this order, so the
+# matches are those of the whole alternation.
+_MASK_PARTS = (
+    (("http",), r"https?://[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"),             # URLs
+    (("www.",), r"www\.[A-Za-z0-9-]{1,200}\.[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"),
+    (("](",), r"\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,500}\")?\)"),            # link targets '](…)'
+    (("<",), r"</?[A-Za-z][A-Za-z0-9:-]{0,40}(?:\s[^<>\n]{0,300})?/?>"),   # HTML / JSX tags
+    (("/",), r"(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.(?:md|mdx|txt|py|json|ya?ml|pdf|html?|ipynb|csv|sh|rs|go|cpp|cu|h)(?![\w])"),
+    ((".md", ".py", ".ipynb"), r"(?<![\w/.-])[\w.-]{1,200}\.(?:md|mdx|py|ipynb)(?![\w])"),      # bare file names
+    (("arxiv",), r"arXiv\s*[:：]?\s*\d{4}\.\d{4,5}(?:v\d{1,3})?"),               # arXiv ids
+    (("⭐", "★", "☆"), r"[⭐★☆]{1,20}"),                                           # star ratings
+    (("&",), r"&#?[A-Za-z0-9]{1,10};"),                                      # HTML entities
+    (("#",), r"(?<![\w&#])#\d{1,7}(?!\d)"),                                  # issue / PR numbers
+    (("[",), r"\[\^?\d{1,3}\]"),                                            # footnote marks
+)
+_MASK_RX = re.compile("|".join(p for _, p in _MASK_PARTS), re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _mask_rx(present: tuple):
+    return re.compile("|".join(p for ok, (_, p) in zip(present, _MASK_PARTS) if ok) or r"(?!)", re.IGNORECASE)
+
+
+def _mask_pattern(text: str):
+    """The masks alternation without the alternatives that cannot match in ``text``.
+    ('ſ' and 'K' fold onto s and k under IGNORECASE: a text holding them keeps the whole
+    alternation rather than risk a needle its lower-casing would miss.)"""
+    if "\u017f" in text or "\u212a" in text or "\u0130" in text or "\u0131" in text:
+        return _MASK_RX
+    low = text.lower()
+    return _mask_rx(tuple(any(n in low for n in needles) for needles, _ in _MASK_PARTS))
 
 _URL_RX = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,2000}")
 _ARXIV_RX = re.compile(r"(?:arXiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\d{4,5}(?:v\d{1,3})?)", re.IGNORECASE)
@@ -417,7 +436,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
 
     # document-wide masks (inline code is done per line below)
     masks = _html_comments(text)
-    for m in _MASK_RX.finditer(text):
+    for m in _mask_pattern(text).finditer(text):
         masks.append((m.start(), m.end()))
     comment_ranges = list(masks[:0]) + _html_comments(text)
 

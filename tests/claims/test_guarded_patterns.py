@@ -104,3 +104,14 @@ def test_covered_answers_as_a_scan_of_every_span_would(spans, x):
     # a few spans are tested in turn, many through the merged index: both must agree with the plain scan
     spans = [(s, s + n) for s, n in spans]
     assert (x in entities.Covered(spans)) == any(s <= x < e for s, e in spans)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["https://a.b/c", "HTTP://X.Y", "www.example.com/x", "[t](u/v.md)", "<br/>", "a/b/c.md",
+                                 "notes.PY", "x.ipynb", "arXiv:2401.12345", "ARXIV 2401.1234", "⭐⭐", "&amp;", "#123",
+                                 "[^1]", "[12]", " ", "\n", "/", ".", "ſ", "K", "İ", "ı", "3.1×", "vLLM", "中文"]),
+                max_size=12).map("".join))
+def test_mask_pass_without_impossible_alternatives_finds_what_the_whole_alternation_finds(text):
+    from claims import segment
+    assert [m.span() for m in segment._mask_pattern(text).finditer(text)] == \
+           [m.span() for m in segment._MASK_RX.finditer(text)]
