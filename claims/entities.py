@@ -44,43 +44,49 @@ def _cat(cat):
     return table[cat]
 
 
-def _first(seq, out, flags) -> bool:
-    """Append to ``out`` class items for every character a match of ``seq`` can begin with;
-    True when ``seq`` can match the empty string (then what follows can begin it too)."""
+def _first(seq, out, flags, bounded=False, same_b=True) -> bool:
+    """Append to ``out`` (class item, bounded) for every character a match of ``seq`` can
+    begin with, ``bounded`` when a word boundary ('\\b') stands before it on that path;
+    True when ``seq`` can match the empty string (then what follows can begin it too).
+    ``same_b``: a '\\b' here means what it means in the guard (no '(?a:…)' around it)."""
     ch = "\\U%08x".__mod__
     for op, av in seq:
         if op is _sc.LITERAL:
-            out.append(ch(av))
+            out.append((ch(av), bounded))
             return False
         if op is _sc.IN:
             for iop, iav in av:
                 if iop is _sc.LITERAL:
-                    out.append(ch(iav))
+                    out.append((ch(iav), bounded))
                 elif iop is _sc.RANGE:
-                    out.append(ch(iav[0]) + "-" + ch(iav[1]))
+                    out.append((ch(iav[0]) + "-" + ch(iav[1]), bounded))
                 elif iop is _sc.CATEGORY:
-                    out.append(_cat(iav))
+                    out.append((_cat(iav), bounded))
                 else:            # a negated class: nearly any character
                     raise _Unknown
             return False
         if op is _sc.BRANCH:
             empty = False
             for alt in av[1]:
-                empty = _first(alt, out, flags) or empty
+                empty = _first(alt, out, flags, bounded, same_b) or empty
             if not empty:
                 return False
         elif op is _sc.SUBPATTERN:
             if av[1] & re.IGNORECASE and not flags & re.IGNORECASE:
                 raise _Unknown   # '(?i:…)' matches more than the class compiled without it
-            if not _first(av[3], out, flags):   # '(?-i:…)', '(?a:…)' match fewer: still covered
+            # '(?a:…)', '(?L:…)', '(?u:…)' change what '\\b' means inside ('(?-i:…)' does not)
+            inner_b = same_b and not (av[1] | av[2]) & ~re.IGNORECASE
+            if not _first(av[3], out, flags, bounded, inner_b):   # '(?-i:…)', '(?a:…)' match fewer: still covered
                 return False
         elif op is _sc.ATOMIC_GROUP:
-            if not _first(av, out, flags):
+            if not _first(av, out, flags, bounded, same_b):
                 return False
         elif op in (_sc.MAX_REPEAT, _sc.MIN_REPEAT, _sc.POSSESSIVE_REPEAT):
             lo, hi, item = av
-            if hi != 0 and not _first(item, out, flags) and lo > 0:
+            if hi != 0 and not _first(item, out, flags, bounded, same_b) and lo > 0:
                 return False
+        elif op is _sc.AT and av is _sc.AT_BOUNDARY and same_b:
+            bounded = True       # what follows can only begin where '\\b' holds
         elif op in (_sc.ASSERT, _sc.ASSERT_NOT, _sc.AT):
             continue             # zero width: the next item begins the match
         else:                    # '.', back-references, conditionals...
@@ -95,7 +101,12 @@ def guarded(pattern: str, flags: int = 0):
         try:
             out = []
             if not _first(_sp.parse(pattern, flags), out, flags) and out:
-                return re.compile("(?=[%s])(?:%s)" % ("".join(dict.fromkeys(out)), pattern), flags)
+                # characters only a '\\b' path can begin with are tested with the boundary:
+                # inside a word those paths are skipped without entering the pattern
+                free = "".join(dict.fromkeys(c for c, b in out if not b))
+                held = "".join(dict.fromkeys(c for c, b in out if b))
+                guard = "|".join(([f"[{free}]"] if free else []) + ([f"\\b[{held}]"] if held else []))
+                return re.compile("(?=%s)(?:%s)" % (guard, pattern), flags)
         except (_Unknown, re.error, TypeError, ValueError, RecursionError):
             pass
     return re.compile(pattern, flags)

@@ -115,3 +115,18 @@ def test_mask_pass_without_impossible_alternatives_finds_what_the_whole_alternat
     from claims import segment
     assert [m.span() for m in segment._mask_pattern(text).finditer(text)] == \
            [m.span() for m in segment._MASK_RX.finditer(text)]
+
+
+BOUNDARY_PATTERNS = [r"\bfoo|bar", r"(?:\bx|y)z", r"\b(?:ab|\bcd)|ef", r"(?a:\bé)|q", r"(?:\b)?ab", r"\b\d+|中文",
+                     r"(?P<g>\bab)|(?P<h>b\b)", r"x*\bab", r"(?<=a)\bb|\bc"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("abcdefoxyzqé _-中文1") + ["foo", "bar", "ab", "cd"]), max_size=20).map("".join),
+       st.sampled_from([0, re.IGNORECASE]))
+def test_guard_with_word_boundaries_finds_what_the_plain_pattern_finds(text, flags):
+    # alternatives behind '\b' are guarded by the boundary too: never a match lost or added
+    for p in BOUNDARY_PATTERNS:
+        fast, plain = entities.guarded(p, flags), re.compile(p, flags)
+        assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
+               [(m.span(), m.groups()) for m in plain.finditer(text)], (p, text)
