@@ -44,49 +44,78 @@ def _cat(cat):
     return table[cat]
 
 
-def _first(seq, out, flags, bounded=False, same_b=True) -> bool:
-    """Append to ``out`` (class item, bounded) for every character a match of ``seq`` can
-    begin with, ``bounded`` when a word boundary ('\\b') stands before it on that path;
+def _class_items(av, ch) -> list:
+    """Class items (text) of an IN op's contents."""
+    items = []
+    for iop, iav in av:
+        if iop is _sc.LITERAL:
+            items.append(ch(iav))
+        elif iop is _sc.RANGE:
+            items.append(ch(iav[0]) + "-" + ch(iav[1]))
+        elif iop is _sc.CATEGORY:
+            items.append(_cat(iav))
+        else:                    # a negated class: nearly any character
+            raise _Unknown
+    return items
+
+
+def _lookbehind(av, ch):
+    """The class (text) when ``av`` (an ASSERT_NOT's argument) is a look-behind at one
+    character of a class, else None."""
+    direction, p = av
+    if direction != -1 or len(p) != 1:
+        return None
+    op, iav = p[0]
+    if op is _sc.LITERAL:
+        return ch(iav)
+    if op is _sc.IN:
+        try:
+            return "".join(_class_items(iav, ch))
+        except _Unknown:
+            return None
+    return None
+
+
+def _first(seq, out, flags, held=None, same_b=True) -> bool:
+    """Append to ``out`` (class item, held) for every character a match of ``seq`` can begin
+    with; ``held`` is the zero-width test that stands before it on that path when the guard
+    can repeat it: '\\b', or the class of a one-character look-behind such as
+    '(?<![A-Za-z0-9_])'.
     True when ``seq`` can match the empty string (then what follows can begin it too).
     ``same_b``: a '\\b' here means what it means in the guard (no '(?a:…)' around it)."""
     ch = "\\U%08x".__mod__
     for op, av in seq:
         if op is _sc.LITERAL:
-            out.append((ch(av), bounded))
+            out.append((ch(av), held))
             return False
         if op is _sc.IN:
-            for iop, iav in av:
-                if iop is _sc.LITERAL:
-                    out.append((ch(iav), bounded))
-                elif iop is _sc.RANGE:
-                    out.append((ch(iav[0]) + "-" + ch(iav[1]), bounded))
-                elif iop is _sc.CATEGORY:
-                    out.append((_cat(iav), bounded))
-                else:            # a negated class: nearly any character
-                    raise _Unknown
+            out.extend((item, held) for item in _class_items(av, ch))
             return False
         if op is _sc.BRANCH:
             empty = False
             for alt in av[1]:
-                empty = _first(alt, out, flags, bounded, same_b) or empty
+                empty = _first(alt, out, flags, held, same_b) or empty
             if not empty:
                 return False
         elif op is _sc.SUBPATTERN:
             if av[1] & re.IGNORECASE and not flags & re.IGNORECASE:
                 raise _Unknown   # '(?i:…)' matches more than the class compiled without it
-            # '(?a:…)', '(?L:…)', '(?u:…)' change what '\\b' means inside ('(?-i:…)' does not)
-            inner_b = same_b and not (av[1] | av[2]) & ~re.IGNORECASE
-            if not _first(av[3], out, flags, bounded, inner_b):   # '(?-i:…)', '(?a:…)' match fewer: still covered
+            # '(?a:…)', '(?L:…)', '(?u:…)' change what '\\b' and classes mean inside ('(?-i:…)' does not)
+            inner = same_b and not (av[1] | av[2]) & ~re.IGNORECASE
+            if not _first(av[3], out, flags, held, inner):   # '(?-i:…)', '(?a:…)' match fewer: still covered
                 return False
         elif op is _sc.ATOMIC_GROUP:
-            if not _first(av, out, flags, bounded, same_b):
+            if not _first(av, out, flags, held, same_b):
                 return False
         elif op in (_sc.MAX_REPEAT, _sc.MIN_REPEAT, _sc.POSSESSIVE_REPEAT):
             lo, hi, item = av
-            if hi != 0 and not _first(item, out, flags, bounded, same_b) and lo > 0:
+            if hi != 0 and not _first(item, out, flags, held, same_b) and lo > 0:
                 return False
-        elif op is _sc.AT and av is _sc.AT_BOUNDARY and same_b:
-            bounded = True       # what follows can only begin where '\\b' holds
+        elif op is _sc.AT and av is _sc.AT_BOUNDARY and same_b and held is None:
+            held = "\\b"         # what follows can only begin where '\\b' holds
+        elif op is _sc.ASSERT_NOT and same_b and held is None:
+            # the guard is compiled with the pattern's flags: the class means the same there
+            held = _lookbehind(av, ch)
         elif op in (_sc.ASSERT, _sc.ASSERT_NOT, _sc.AT):
             continue             # zero width: the next item begins the match
         else:                    # '.', back-references, conditionals...
@@ -101,12 +130,29 @@ def guarded(pattern: str, flags: int = 0):
         try:
             out = []
             if not _first(_sp.parse(pattern, flags), out, flags) and out:
-                # characters only a '\\b' path can begin with are tested with the boundary:
-                # inside a word those paths are skipped without entering the pattern
-                free = "".join(dict.fromkeys(c for c, b in out if not b))
-                held = "".join(dict.fromkeys(c for c, b in out if b))
-                guard = "|".join(([f"[{free}]"] if free else []) + ([f"\\b[{held}]"] if held else []))
-                return re.compile("(?=%s)(?:%s)" % (guard, pattern), flags)
+                # characters only a path behind '\\b' or a look-behind can begin with are tested
+                # with that condition: inside a word those paths are skipped without entering
+                # the pattern
+                # one class of every first character rejects most positions in a single test;
+                # where it passes, the characters that need a condition are checked with it
+                # (written after the character, '[abc](?<=\\b.)', so that every branch starts
+                # with a class)
+                by_held: dict = {}
+                for c, h in out:
+                    by_held.setdefault(h, {})[c] = None
+                first = "(?=[%s])" % "".join(dict.fromkeys(c for c, _ in out))
+                if set(by_held) == {None}:
+                    return re.compile("%s(?:%s)" % (first, pattern), flags)
+                parts = []
+                for h, cs in sorted(by_held.items(), key=lambda kv: kv[0] is not None):
+                    cls = "[%s]" % "".join(cs)
+                    if h is None:
+                        parts.append(cls)
+                    elif h == "\\b":
+                        parts.append(cls + "(?<=\\b(?s:.))")
+                    else:
+                        parts.append(cls + "(?<![%s](?s:.))" % h)
+                return re.compile("%s(?=%s)(?:%s)" % (first, "|".join(parts), pattern), flags)
         except (_Unknown, re.error, TypeError, ValueError, RecursionError):
             pass
     return re.compile(pattern, flags)
