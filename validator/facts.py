@@ -30,7 +30,14 @@ def norm_text(s) -> str:
 def norm_value(s) -> str:
     """Lowercase, punctuation and spaces collapsed to one space (digit groups stay apart):
     'A100 80GB' -> 'a100 80gb', '8×H100' -> '8 h100'."""
-    return " ".join(_NORM.sub(" ", str(s or "")).lower().split())
+    return _norm_value(s) if isinstance(s, str) else _norm_value(str(s or ""))
+
+
+@lru_cache(maxsize=65536)
+def _norm_value(s: str) -> str:
+    # every figure of a corpus normalizes its conditions, and a corpus names few distinct
+    # setups ('H100', 'Llama 3.1 70B'): each value is normalized once
+    return " ".join(_NORM.sub(" ", s).lower().split())
 
 
 def claim_key(claim) -> Optional[str]:
