@@ -6,6 +6,7 @@ They hold data only; the code that fills them lives in the other modules.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
@@ -98,7 +99,6 @@ class Document:
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""
-        from bisect import bisect_right
         i = bisect_right(self.line_starts, offset) - 1
         return i + 1, offset - self.line_starts[i] + 1
 
