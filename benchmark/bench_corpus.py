@@ -161,6 +161,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     command = "python benchmark/bench_corpus.py " + " ".join(argv if argv is not None else sys.argv[1:])
     load_before = os.getloadavg()[0]
+    bench_check.compile_sources()
     with tempfile.TemporaryDirectory(prefix="caveat-bench-") as tmp:
         work = a.work or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
