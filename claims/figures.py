@@ -229,8 +229,11 @@ def _build_pattern():
 _CN_ANCHOR = numerals.CN_CHARS.replace("点", "").replace("點", "")
 ANCHOR_NUM = regex.compile(
     # a digit run right after a letter, digit, '.', '#', '§', '×'... is part of an
-    # identifier, a version or a longer number: not an anchor
-    r"[%s½¼¾⅓⅔⅛$¥￥€£负翻倍]++|(?<![A-Za-z0-9_.．#§@×✕^])[0-9０-９]++|[-−－](?=[0-9０-９])|US\$|<(?=[A-Za-z/])"
+    # identifier, a version or a longer number: not an anchor; nor after 'EAGLE-', 'x_',
+    # '3/' (the figure pattern's guard refuses to start there); a sign only where the
+    # figure pattern's sign can start ('EAGLE-3' holds neither)
+    r"[%s½¼¾⅓⅔⅛$¥￥€£负翻倍]++|(?<![A-Za-z0-9_.．#§@×✕^])(?<![A-Za-z0-9][-–_/:])[0-9０-９]++"
+    r"|(?<![A-Za-z0-9])[-−－](?=[0-9０-９])|US\$|<(?=[A-Za-z/])"
     % _CN_ANCHOR)
 # Number words and other word anchors.  Found by scanning ASCII words and looking them
 # up in a set: an alternation of ~100 literals in `regex` was the slowest part of the scan.
