@@ -254,6 +254,15 @@ def _shared(jobs, items, mine_fn, chunk_fn):
                 if k >= len(chunks):
                     break
                 yield k, mine_fn(chunks[k])
+                # what the workers have finished meanwhile goes to the caller now: work it
+                # does on those results then runs while the workers are still busy
+                while True:
+                    try:
+                        res = pending.next(timeout=0)
+                    except (mp.TimeoutError, StopIteration):
+                        break
+                    if res is not None:
+                        yield res
             for res in pending:
                 if res is not None:
                     yield res
@@ -326,7 +335,15 @@ def _check_paths(paths, options, progress) -> RunResult:
         # claim pattern: ~0.2 s to compile, vocabularies) is inherited by every worker
         prime = corpus is not None
         read = [_read_one(files[0], prime)]
-        got = dict(_shared(jobs, files[1:], partial(_read_chunk, prime=prime), _read_chunk))
+        got = {}
+        for k, res in _shared(jobs, files[1:], partial(_read_chunk, prime=prime), _read_chunk):
+            got[k] = res
+            if prime:
+                # a worker's files get their statements here, between the parent's own
+                # chunks, not in the serial step before the checks (the parent's are cached)
+                for _f, a, _err in res:
+                    if a is not None:
+                        statements(a, LEDGER_APPROX_REL)
         read += [r for k in sorted(got) for r in got[k]]
     else:
         read = map(_read_one, files)
