@@ -341,6 +341,28 @@ def _cont_first():
     return frozenset(out)
 
 
+_PREFIX_BTW = ("between", "Between", "from", "From", "在", "介于", "位于", "从", "由")
+_SP_CHARS = frozenset(" \t\u00a0\u2009\u202f")
+
+
+@lru_cache(maxsize=1)
+def _prefix_last():
+    """Every character a word of the prefix pattern (range start, bound, filler,
+    approximation) can end with: a figure whose nearest character before it (spaces
+    skipped) is none of them has no prefix, and the backwards match is not tried."""
+    t = _tables()
+    w = units.words()
+    words = list(_PREFIX_BTW) + list(t["bound_before"]) + list(w["approx_before"]) + list(w["filler"])
+    return frozenset(x[-1] for x in words if x)
+
+
+def _may_have_prefix(text, lo, p) -> bool:
+    j = p
+    while j > lo and text[j - 1] in _SP_CHARS:
+        j -= 1
+    return j > lo and text[j - 1] in _prefix_last()
+
+
 def _candidates(text, ps, pe, names=None):
     """Figure candidates in text[ps:pe], left to right, never overlapping.  No candidate
     starts inside ``names`` (a ``Covered`` of entity spans, or None)."""
@@ -358,7 +380,8 @@ def _candidates(text, ps, pe, names=None):
             while r < pe and r - q < 4 and text[r] in " \t":
                 r += 1
             if r >= pe or text[r] not in cont:
-                pm = prefix.match(text, max(ps, p - 48), p)
+                lo = max(ps, p - 48)
+                pm = prefix.match(text, lo, p) if _may_have_prefix(text, lo, p) else None
                 if pm is None or not (pm.group("bound") or pm.group("bound2")):
                     last = q
                     continue
@@ -372,9 +395,11 @@ def _candidates(text, ps, pe, names=None):
         last = cm.end()
         pre = None
         if cm.group("special") is None and cm.group("pof") is None:
-            pm = prefix.match(text, max(ps, p - 48), p)
-            if pm is not None and pm.start() < p:
-                pre = pm
+            lo = max(ps, p - 48)
+            if _may_have_prefix(text, lo, p):
+                pm = prefix.match(text, lo, p)
+                if pm is not None and pm.start() < p:
+                    pre = pm
         yield _Cand(cm, pre)
 
 
