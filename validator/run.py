@@ -107,6 +107,8 @@ def check_analysis(analysis, rules, corpus=None, lang=None, options=None) -> lis
                 yield rule, dict(fact)
 
     def on_match(rule, fact, side):
+        if callable(side):          # made only now that the fact fires (validator/kinds)
+            side = side()
         findings.append(rule.render(fact, side, ctx.lang))
 
     engine.run(rules, facts(), on_match)

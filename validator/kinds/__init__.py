@@ -43,7 +43,9 @@ the rule's ``when:`` must be present and not None. The engine adds ``id``, ``sid
 and ``rule`` (reserved names). Anything that is not a scalar — the evidence list
 (dicts with ``path, line, col, surface, note``) and message variables — goes in the
 side field ``_side`` (a dict), which the engine keeps in Python and never asserts:
-``{"evidence": [...], "vars": {...}}``.
+``{"evidence": [...], "vars": {...}}``. ``_side`` may instead be a function of no
+arguments returning that dict: it is called only for a fact that fires (a kind with
+one fact per figure builds its messages for the few that become findings).
 
 The condition language of ``when:`` (compiled to durable_rules JSON by
 ``validator.packs``)::

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agree
 from ..limits import MAX_EVIDENCE_CANDIDATES
@@ -257,38 +257,49 @@ def _assessed(rule, ctx):
     return ctx.memo(key, lambda: _assess(rule, ctx))
 
 
-def facts(rule, ctx):
+def _side(ctx, claim, need, missing, stated, ev):
+    """Evidence and message variables of one figure's fact (made only when it fires)."""
     lang = ctx.lang
+    evidence, where, ev_path, ev_line = [], "", "", 0
+    if ev is not None:
+        path, c = ev
+        note = "states the conditions" if lang == "en" else "给出了条件"
+        if ctx.corpus is not None and path != ctx.path:
+            shown, short = ctx.corpus.display_path(path), ctx.corpus.short(path)
+        else:
+            shown = short = path
+        # the line stating the first missing facet (hardware before workload, as required)
+        line = c.line
+        for f in (alt for m in missing for alt in m.split("|")):
+            cond = (c.conditions or {}).get(f)
+            if cond is not None:
+                line = (cond.get("line") if isinstance(cond, dict) else getattr(cond, "line", 0)) or c.line
+                break
+        evidence.append(evidence_of(c, note, shown))
+        if line != c.line:  # where the conditions themselves are written
+            evidence.append({"path": shown, "line": line, "col": 1, "surface": "",
+                             "note": note})
+        ev_path, ev_line = shown, line
+        if path == ctx.path:
+            where = (f"；第 {line} 行给出了条件" if lang == "zh"
+                     else f"; the conditions are stated at line {line}")
+        else:
+            where = (f"；{short}:{line} 给出了条件" if lang == "zh"
+                     else f"; {short}:{line} states the conditions")
+    # the message names what this figure could have said: facets the document states
+    # elsewhere (the ones it states nowhere are CV103's, once per document)
+    named = stated or missing or need
+    return {"evidence": evidence, "vars": {
+        "subject": claim.subject or "",
+        "metric_name": METRIC_NAMES[lang].get(claim.metric or "", claim.metric or ""),
+        "missing": _join([_facet_name(f, lang) for f in named], lang)
+        or ("条件" if lang == "zh" else "its condition"),
+        "where": where, "evidence_path": ev_path, "evidence_line": ev_line,
+    }}
+
+
+def facts(rule, ctx):
     for claim, need, missing, stated, unstated, conds, conditional, ev in _assessed(rule, ctx):
-        evidence, where, ev_path, ev_line = [], "", "", 0
-        if ev is not None:
-            path, c = ev
-            note = "states the conditions" if lang == "en" else "给出了条件"
-            if ctx.corpus is not None and path != ctx.path:
-                shown, short = ctx.corpus.display_path(path), ctx.corpus.short(path)
-            else:
-                shown = short = path
-            # the line stating the first missing facet (hardware before workload, as required)
-            line = c.line
-            for f in (alt for m in missing for alt in m.split("|")):
-                cond = (c.conditions or {}).get(f)
-                if cond is not None:
-                    line = (cond.get("line") if isinstance(cond, dict) else getattr(cond, "line", 0)) or c.line
-                    break
-            evidence.append(evidence_of(c, note, shown))
-            if line != c.line:  # where the conditions themselves are written
-                evidence.append({"path": shown, "line": line, "col": 1, "surface": "",
-                                 "note": note})
-            ev_path, ev_line = shown, line
-            if path == ctx.path:
-                where = (f"；第 {line} 行给出了条件" if lang == "zh"
-                         else f"; the conditions are stated at line {line}")
-            else:
-                where = (f"；{short}:{line} 给出了条件" if lang == "zh"
-                         else f"; {short}:{line} states the conditions")
-        # the message names what this figure could have said: facets the document states
-        # elsewhere (the ones it states nowhere are CV103's, once per document)
-        named = stated or missing or need
         fact = base_fact(claim, ctx.document)
         fact.update({
             "metric": claim.metric or "", "kind": claim.kind, "role": claim.role,
@@ -296,13 +307,8 @@ def facts(rule, ctx):
             "present_count": len(conds), "conditional": conditional,
             "has_evidence": ev is not None,
             "stated_missing_count": len(stated), "unstated_count": len(unstated),
-            "_side": {"evidence": evidence, "vars": {
-                "subject": claim.subject or "",
-                "metric_name": METRIC_NAMES[lang].get(claim.metric or "", claim.metric or ""),
-                "missing": _join([_facet_name(f, lang) for f in named], lang)
-                or ("条件" if lang == "zh" else "its condition"),
-                "where": where, "evidence_path": ev_path, "evidence_line": ev_line,
-            }},
+            # one fact per performance figure, few of which fire: their messages are made then
+            "_side": partial(_side, ctx, claim, need, missing, stated, ev),
         })
         yield fact
 
