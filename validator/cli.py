@@ -9,6 +9,7 @@ when invoked.  Exit codes: 0 pass, 1 gate failed, 2 usage/config/input error,
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import click
@@ -440,17 +441,37 @@ def rules(fmt, rules_dirs, debug):
     click.echo(render(rows), nl=False)
 
 
+def _on_sigint(signum, frame):
+    """Ctrl-C as KeyboardInterrupt, but never inside a finalizer: Python swallows an
+    exception raised in ``__del__`` (printing "Exception ignored in …" with a traceback)
+    and the run would go on as if not interrupted. Landing in one (the pattern compiler
+    frees many objects), the interrupt is raised again a few milliseconds later."""
+    f = frame
+    while f is not None:
+        if f.f_code.co_name == "__del__":
+            signal.setitimer(signal.ITIMER_REAL, 0.005)
+            return
+        f = f.f_back
+    raise KeyboardInterrupt
+
+
 def entry():
     """The ``caveat`` console script: run the command, then leave without tearing down the
     heap. A many-file run holds hundreds of thousands of small objects (every analysis);
     freeing them one by one at interpreter exit took ~0.3 s after the output was written.
     Everything that must outlive the process is done by then: output flushed here, files
     written atomically, the claim ledger committed and closed."""
+    if hasattr(signal, "setitimer") and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+        signal.signal(signal.SIGALRM, _on_sigint)     # the deferred interrupt
     try:
         main()
         code = 0
     except SystemExit as e:
         code = e.code
+    except KeyboardInterrupt:       # outside a command (start-up, or a deferred interrupt)
+        print("caveat: interrupted", file=sys.stderr)
+        code = 130
     if isinstance(code, str):       # sys.exit("message"): printed, status 1
         print(code, file=sys.stderr)
         code = 1

@@ -47,3 +47,24 @@ def test_ledger_is_closed_and_readable_after_the_run(tmp_path):
     assert ledger.exists() and not (corpus / ".caveat" / "ledger.sqlite-wal").exists()
     with sqlite3.connect(ledger) as conn:
         assert conn.execute("select count(*) from files").fetchone()[0] == 2
+
+
+def test_ctrl_c_inside_a_finalizer_is_raised_again_after_it():
+    # Python swallows an exception raised in __del__ ("Exception ignored in ...", with a
+    # traceback) and the run would go on: the handler defers the interrupt instead
+    import signal
+
+    from validator.cli import _on_sigint
+
+    class Frame:
+        def __init__(self, name, back=None):
+            self.f_code = type("Code", (), {"co_name": name})()
+            self.f_back = back
+    try:
+        import pytest
+        with pytest.raises(KeyboardInterrupt):
+            _on_sigint(signal.SIGINT, Frame("run", Frame("main")))
+        assert _on_sigint(signal.SIGINT, Frame("parse", Frame("__del__", Frame("main")))) is None
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0      # the interrupt comes back shortly
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
