@@ -35,6 +35,7 @@ Offsets are absolute and ``text[c.start:c.end] == c.surface`` always holds.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 
 import regex
@@ -43,6 +44,10 @@ from claims import numerals, units
 from claims.model import Claim
 
 _TIMEOUT = 5.0          # seconds per piece; a pathological input degrades to no figures
+# The figure pattern and its reverse prefix need `regex` (reverse matching, repeated group
+# names) and run with a timeout.  The small fixed patterns below are linear (possessive runs,
+# bounded windows) and use `re`: a `regex` call costs 2-3x more, and they run for every block
+# and every figure.
 _SP = r"[ \t\u00a0\u2009\u202f]"
 
 
@@ -146,7 +151,7 @@ EN_NUM = (r"(?:(?<![A-Za-z])(?:[aA]n?%s+(?=hundred|thousand|million|billion|half
           % (_SP, _caps(EN_ATOM + "|half|quarter"), _SP, _SP, _SP.strip("[]"),
              _caps(EN_ATOM + "|halves|half|quarters|quarter")))
 
-VERSION_LIKE = regex.compile(r"[0-9]{1,2}\.[0-9]")
+VERSION_LIKE = re.compile(r"[0-9]{1,2}\.[0-9]")
 
 # Spans that contain digits but are never figures; matched first and skipped.
 SKIP = "|".join([
@@ -227,7 +232,7 @@ def _build_pattern():
 # Scanning anchors first and matching the full pattern only there keeps the pass fast:
 # the full pattern tried at every position runs at ~20 KB/s, anchors at several MB/s.
 _CN_ANCHOR = numerals.CN_CHARS.replace("点", "").replace("點", "")
-ANCHOR_NUM = regex.compile(
+ANCHOR_NUM = re.compile(
     # a digit run right after a letter, digit, '.', '#', '§', '×'... is part of an
     # identifier, a version or a longer number: not an anchor; nor after 'EAGLE-', 'x_',
     # '3/' (the figure pattern's guard refuses to start there); a sign only where the
@@ -240,13 +245,13 @@ ANCHOR_NUM = regex.compile(
 _WORDS = f"{EN_ATOM}|half|quarter|minus|negative|percent|percents|twice|doubled|halved|per".split("|")
 _WORD_ANCHORS = frozenset([v for w in _WORDS for v in (w, w.capitalize())]
                           + ["http", "https", "HTTP", "HTTPS", "www", "arxiv", "arXiv", "ARXIV"])
-_ARTICLE_NEXT = regex.compile(r"[ \t]+(?:hundred|thousand|million|billion|half|quarter|dozen)(?![A-Za-z])")
-WORD_RE = regex.compile(r"[A-Za-z]++")
+_ARTICLE_NEXT = re.compile(r"[ \t]+(?:hundred|thousand|million|billion|half|quarter|dozen)(?![A-Za-z])")
+WORD_RE = re.compile(r"[A-Za-z]++")
 
 
 def _word_anchors(text, ps, pe):
     out = []
-    for m in WORD_RE.finditer(text, ps, pe, timeout=_TIMEOUT):
+    for m in WORD_RE.finditer(text, ps, pe):
         w = m.group()
         if w in _WORD_ANCHORS:
             out.append(m.start())
@@ -260,14 +265,14 @@ def _word_anchors(text, ps, pe):
 
 def _anchors(text, ps, pe):
     """Anchor positions in order: numbers and signs from one scan, words from another."""
-    nums = [m.start() for m in ANCHOR_NUM.finditer(text, ps, pe, timeout=_TIMEOUT)]
+    nums = [m.start() for m in ANCHOR_NUM.finditer(text, ps, pe)]
     words = _word_anchors(text, ps, pe)
     if not words:
         return nums
     return sorted(nums + words)
 
 
-SKIP_RE = regex.compile(SKIP)
+SKIP_RE = re.compile(SKIP)
 
 
 @lru_cache(maxsize=1)
@@ -317,7 +322,7 @@ class _Cand:
         return (self.pre if name in self.PRE else self.core).end(name)
 
 
-_NUM_FAST = regex.compile(r"[0-9]++(?:\.[0-9]++)?+")
+_NUM_FAST = re.compile(r"[0-9]++(?:\.[0-9]++)?+")
 
 
 @lru_cache(maxsize=1)
@@ -406,31 +411,31 @@ def _candidates(text, ps, pe, names=None):
 @lru_cache(maxsize=1)
 def _cues():
     w = units.words()
-    neg_b = regex.compile(r"(?:%s)%s*(?:了|by|约|近|达)?%s*$" % (
+    neg_b = re.compile(r"(?:%s)%s*(?:了|by|约|近|达)?%s*$" % (
         _alt(w["negative_before"], word=True), _SP, _SP))
-    neg_a = regex.compile(r"^%s*(?:的)?%s*(?:%s)" % (_SP, _SP, _alt(w["negative_after"], word=True)))
+    neg_a = re.compile(r"^%s*(?:的)?%s*(?:%s)" % (_SP, _SP, _alt(w["negative_after"], word=True)))
     return neg_b, neg_a
 
 
 # Context cues that make a K/M-scaled token count a condition (input or context length).
-_CTX_BEFORE = regex.compile(r"(?i:context|input|prompt|window|sequence|seq|length|上下文|输入|序列|长度|窗口)[^。；;\n]{0,12}$")
-_CTX_AFTER = regex.compile(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
-_HW_AFTER = regex.compile(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
-_HW_BEFORE = regex.compile(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
-_RATIO_NOTATION = regex.compile(r"(?:[:：]|%s*比%s*|-to-)[0-9]" % (_SP, _SP))
-_FEW_BEFORE = regex.compile(r"(?:few|several|many|dozens of|hundreds of|thousands of)%s+$" % _SP)
+_CTX_BEFORE = re.compile(r"(?i:context|input|prompt|window|sequence|seq|length|上下文|输入|序列|长度|窗口)[^。；;\n]{0,12}$")
+_CTX_AFTER = re.compile(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
+_HW_AFTER = re.compile(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
+_HW_BEFORE = re.compile(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
+_RATIO_NOTATION = re.compile(r"(?:[:：]|%s*比%s*|-to-)[0-9]" % (_SP, _SP))
+_FEW_BEFORE = re.compile(r"(?:few|several|many|dozens of|hundreds of|thousands of)%s+$" % _SP)
 
 
 def unit_given(g):
     return bool(g("u1") or g("unit") or g("cur") or g("pct"))
 
 
-_LEADING_ZERO = regex.compile(r"[0０][0-9０-９]")
-_TENS_OF_BEFORE = regex.compile(r"(?:数|几|好几|上)$")
-_ORDINAL_BEFORE = regex.compile(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
-_FROM_BEFORE = regex.compile(r"(?i:from|从|由)")
-_LIST_SEP = regex.compile(r"^%s*[/／、]%s*$" % (_SP, _SP))
-_COMPOUND_SEP = regex.compile(r"^(?:%s*(?:,|，|、|and|but|且|并且|并|同时|的同时|而且)?%s*)$" % (_SP, _SP))
+_LEADING_ZERO = re.compile(r"[0０][0-9０-９]")
+_TENS_OF_BEFORE = re.compile(r"(?:数|几|好几|上)$")
+_ORDINAL_BEFORE = re.compile(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
+_FROM_BEFORE = re.compile(r"(?i:from|从|由)")
+_LIST_SEP = re.compile(r"^%s*[/／、]%s*$" % (_SP, _SP))
+_COMPOUND_SEP = re.compile(r"^(?:%s*(?:,|，|、|and|but|且|并且|并|同时|的同时|而且)?%s*)$" % (_SP, _SP))
 
 _BIG_SCALE_WORDS = {"万", "萬", "亿", "億", "十万", "百万", "千万", "万亿", "千", "thousand", "million",
                     "billion", "trillion", "lakh", "crore"}
@@ -833,7 +838,7 @@ def _merge_bounds(out, text):
         i += 1
 
 
-_COMPOUND_NEXT = regex.compile(
+_COMPOUND_NEXT = re.compile(
     r"%s+(?:and%s+)?([0-9]+(?:\.[0-9]+)?)%s?(?:inches|inch|in|\")(?![A-Za-z])" % (_SP, _SP, _SP))
 
 
