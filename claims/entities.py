@@ -254,8 +254,9 @@ _META = re.compile(r"^Meta-")
 _SEPS = re.compile(r"[-_ ]+")
 
 
+@lru_cache(maxsize=4096)
 def canonical_model(surface: str) -> str:
-    # precompiled: called for every model mention, and re.sub(str, ...) pays a cache lookup each time
+    # called for every model mention, and a corpus writes few distinct model names
     return _SEPS.sub(" ", _META.sub("", surface.strip()))
 
 
