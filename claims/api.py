@@ -34,18 +34,21 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     from .context import annotate
     from .segment import segment
 
-    from .entities import Covered, find_entities
+    from .entities import Covered, find_entities_in_spans
 
     doc = segment(text, path, bom=bom, newline=newline)
     find = _find_figures()
     claims = []
-    names = {}      # block -> its model and hardware names, read once for figures and conditions
     p = doc.path if path is not None else None
-    for bi, b in enumerate(doc.blocks):
-        if b.kind == "heading" and b.section is None and b.line == 0:
-            continue
+    read = [bi for bi, b in enumerate(doc.blocks)
+            if not (b.kind == "heading" and b.section is None and b.line == 0)]
+    # block -> its model and hardware names, read once for figures and conditions
+    names = dict(zip(read, find_entities_in_spans(
+        text, [(doc.blocks[bi].start, doc.blocks[bi].end) for bi in read], kinds=("hardware", "model"))))
+    for bi in read:
+        b = doc.blocks[bi]
         # a number inside a model or hardware name is part of the name, not a figure
-        ents = names[bi] = find_entities(text, b.start, b.end, kinds=("hardware", "model"))
+        ents = names[bi]
         for c in find(text, b.start, b.end, b.masked, Covered((s, e) for _, _, s, e, _ in ents) if ents else None):
             c.path = p
             c.line, c.col = doc.line_col(c.start)

@@ -132,3 +132,22 @@ def test_guard_with_word_boundaries_finds_what_the_plain_pattern_finds(text, fla
         fast, plain = entities.guarded(p, flags), re.compile(p, flags)
         assert [(m.span(), m.groups()) for m in fast.finditer(text)] == \
                [(m.span(), m.groups()) for m in plain.finditer(text)], (p, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["- ", "| ", "## ", "", "  - "]),
+                          st.lists(st.sampled_from(["H100", "8×", "8 x ", "A100 80GB", "Llama 3.1 70B", "Qwen2.5-7B",
+                                                    "vLLM", " SXM", "\n", " ", "x", "-", "3.1", "NVIDIA ", "|"]),
+                                   max_size=6).map("".join),
+                          st.sampled_from(["\n", " |", "x", "", "\nSXM ", "-"])), max_size=8))
+def test_names_from_one_scan_are_the_names_of_each_block_alone(parts):
+    # a document as blocks (a prefix, the block's text, what follows it): one scan of the
+    # whole text must give every block exactly what scanning the block alone gives
+    text, spans = "", []
+    for prefix, body, after in parts:
+        text += prefix
+        spans.append((len(text), len(text) + len(body)))
+        text += body + after
+    kinds = ("hardware", "model")
+    assert entities.find_entities_in_spans(text, spans, kinds) == \
+        [entities.find_entities(text, s, e, kinds) for s, e in spans]
