@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
-from .entities import Covered, find_entities, guarded
+from .entities import Covered, find_entities, guarded, matches_in_spans
 
 # precompiled: _value runs for every facet mention
 _SPACES = re.compile(r"\s+")
@@ -50,11 +50,32 @@ def find_conditions(text: str, start: int = 0, end=None, entities=None) -> list:
     end = len(text) if end is None else end
     if entities is None:
         entities = find_entities(text, start, end, kinds=("hardware", "model"))
+    rxs, _ = _facets()
+    return _conditions(entities, (m for rx in rxs for m in rx.finditer(text, start, end)))
+
+
+def find_conditions_in_spans(text: str, spans, entities) -> list:
+    """``[find_conditions(text, s, e, ents) for (s, e), ents in zip(spans, entities)]`` for
+    sorted, disjoint spans, each facet pattern scanned once over the text (see
+    ``entities.matches_in_spans``; a span it cannot answer for is read alone)."""
+    rxs, _ = _facets()
+    per = [[] for _ in spans]
+    alone = set()
+    for rx in rxs:              # facet by facet, as find_conditions meets them
+        got, a = matches_in_spans(rx, text, spans)
+        alone |= a
+        for i, ms in enumerate(got):
+            per[i].extend(ms)
+    return [find_conditions(text, s, e, ents) if i in alone else _conditions(ents, per[i])
+            for i, ((s, e), ents) in enumerate(zip(spans, entities))]
+
+
+def _conditions(entities, matches) -> list:
     found = list(entities)
     # facet patterns never look inside a hardware/model name
     named = Covered((s, e) for _, _, s, e, _ in found) if found else ()
-    rxs, meta = _facets()
-    for m in (m for rx in rxs for m in rx.finditer(text, start, end)):
+    _, meta = _facets()
+    for m in matches:
         # the facet group f<i>_<j> encloses everything else of its branch, so it is the last
         # group to close: lastgroup names it without building a dict of every group per match
         name = m.lastgroup

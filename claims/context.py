@@ -28,8 +28,8 @@ import re
 from functools import lru_cache
 
 from ._data import load
-from .conditions import find_conditions
-from .entities import find_entities, guarded
+from .conditions import find_conditions, find_conditions_in_spans
+from .entities import find_entities, find_entities_in_spans, guarded
 from .markers import find_markers
 from .model import Condition
 
@@ -129,10 +129,13 @@ def _unmasked(spans, masked, text=None, starts=None):
 class _BlockInfo:
     """Entities, conditions and markers of one block, each computed once and only when asked."""
 
-    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup", "_keys", "_names")
+    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup", "_keys", "_names",
+                 "_found_conds", "_found_systems")
 
-    def __init__(self, doc, b, names=None):
+    def __init__(self, doc, b, names=None, conds=None, systems=None):
+        # names / conds / systems: what the document-wide scans found in this block, if any
         self.doc, self.b, self._names = doc, b, names
+        self._found_conds, self._found_systems = conds, systems
         self._systems = self._conds = self._markers = self._setup = None
         self._keys = {}
 
@@ -161,14 +164,20 @@ class _BlockInfo:
     def systems(self):
         if self._systems is None:
             b = self.b
-            self._systems = _unmasked(find_entities(self.doc.text, b.start, b.end, kinds=("system",)), b.masked)
+            found = self._found_systems
+            if found is None:
+                found = find_entities(self.doc.text, b.start, b.end, kinds=("system",))
+            self._systems = _unmasked(found, b.masked)
         return self._systems
 
     @property
     def conds(self):
         if self._conds is None:
             b = self.b
-            self._conds = _unmasked(find_conditions(self.doc.text, b.start, b.end, self._names), b.masked, self.doc.text)
+            found = self._found_conds
+            if found is None:
+                found = find_conditions(self.doc.text, b.start, b.end, self._names)
+            self._conds = _unmasked(found, b.masked, self.doc.text)
         return self._conds
 
     @property
@@ -389,11 +398,24 @@ def annotate(doc, claims, names=None) -> list:
     text = doc.text
     blocks = doc.blocks
     info = {}
+    # the systems of every block holding a figure, and the conditions of those that are not
+    # prose paragraphs (a paragraph's are read per sentence), each from one scan per run of
+    # such blocks instead of one per block (claims.entities.matches_in_spans)
+    found_conds, found_systems = {}, {}
+    if names:
+        # only the blocks that hold figures: the others may never be asked
+        read = sorted({c.block for c in claims if c.block in names})
+        found_systems = dict(zip(read, find_entities_in_spans(
+            text, [(blocks[i].start, blocks[i].end) for i in read], kinds=("system",))))
+        listed = [i for i in read if blocks[i].kind != "paragraph"]
+        found_conds = dict(zip(listed, find_conditions_in_spans(
+            text, [(blocks[i].start, blocks[i].end) for i in listed], [names[i] for i in listed])))
 
     def binfo(i):
         bi = info.get(i)
         if bi is None:
-            bi = info[i] = _BlockInfo(doc, blocks[i], names.get(i) if names else None)
+            bi = info[i] = _BlockInfo(doc, blocks[i], names.get(i) if names else None,
+                                      found_conds.get(i), found_systems.get(i))
         return bi
 
     # blocks of each entry / section / table row, and their setup conditions

@@ -338,6 +338,46 @@ def _START(t):
 _SPAN_END_OK = frozenset("\n\r \t|")
 
 
+# Spans further apart than this are scanned separately: the one scan reads the text between
+# spans too, and a document's prose between two bullets is no span's business.
+SPAN_GAP = 64
+
+
+def _runs(spans):
+    """Index ranges [i, j) of runs of spans whose gaps are at most SPAN_GAP characters."""
+    i = 0
+    for k in range(1, len(spans) + 1):
+        if k == len(spans) or spans[k][0] - spans[k - 1][1] > SPAN_GAP:
+            yield i, k
+            i = k
+
+
+def matches_in_spans(rx, text: str, spans) -> tuple:
+    """([matches of ``rx.finditer(text, s, e)`` for each span], spans to scan alone), from
+    one scan of the text over sorted, disjoint spans.  A match lying in one span is that
+    span's; a span a match runs over the edge of, or that ends before a character other
+    than a line break, space or pipe (the look-aheads of the vocabularies treat those as
+    the end of the text), is left to be scanned alone: the one scan cannot answer for it."""
+    out = [[] for _ in spans]
+    if not spans:
+        return out, set()
+    starts = [s for s, _ in spans]
+    alone = {i for i, (_, e) in enumerate(spans) if e < len(text) and text[e] not in _SPAN_END_OK}
+    for m in (m for a, z in _runs(spans) for m in rx.finditer(text, spans[a][0], spans[z - 1][1])):
+        s, e = m.span()
+        i = bisect.bisect_right(starts, s) - 1
+        if i >= 0 and e <= spans[i][1]:
+            if s < spans[i][1] or s == e == spans[i][1]:
+                out[i].append(m)
+            continue
+        j = max(i, 0)
+        while j < len(spans) and spans[j][0] < e:
+            if spans[j][1] > s:
+                alone.add(j)
+            j += 1
+    return out, alone
+
+
 def find_entities_in_spans(text: str, spans, kinds=("system", "hardware", "model")) -> list:
     """``[find_entities(text, s, e, kinds) for s, e in spans]`` for sorted, disjoint spans
     (a document's blocks), from one scan of the text instead of one per span: a document
@@ -349,7 +389,7 @@ def find_entities_in_spans(text: str, spans, kinds=("system", "hardware", "model
         return out
     starts = [s for s, _ in spans]
     alone = {i for i, (_, e) in enumerate(spans) if e < len(text) and text[e] not in _SPAN_END_OK}
-    for ent in find_entities(text, spans[0][0], spans[-1][1], kinds):
+    for ent in (x for a, z in _runs(spans) for x in find_entities(text, spans[a][0], spans[z - 1][1], kinds)):
         s, e = ent[2], ent[3]
         i = bisect.bisect_right(starts, s) - 1
         if i >= 0 and e <= spans[i][1]:

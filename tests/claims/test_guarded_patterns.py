@@ -151,3 +151,26 @@ def test_names_from_one_scan_are_the_names_of_each_block_alone(parts):
     kinds = ("hardware", "model")
     assert entities.find_entities_in_spans(text, spans, kinds) == \
         [entities.find_entities(text, s, e, kinds) for s, e in spans]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["- ", "| ", "", "x" * 70 + "\n- "]),
+                          st.lists(st.sampled_from(["ShareGPT", "batch size 8", "bs=16", "64 users", "FP8", "8-bit",
+                                                    "context 32K", "长上下文（128K）", "H100", "Llama 3.1 70B", "vLLM",
+                                                    "\n", " ", "x", "-", "concurrency", " 32", "|"]),
+                                   max_size=6).map("".join),
+                          st.sampled_from(["\n", " |", "x", "", "\n16 users ", "-"])), max_size=8))
+def test_conditions_from_one_scan_are_the_conditions_of_each_block_alone(parts):
+    # the facet patterns and system names, scanned once over runs of blocks (with prose
+    # between runs), give every block what scanning it alone gives
+    from claims.conditions import find_conditions, find_conditions_in_spans
+    text, spans = "", []
+    for prefix, body, after in parts:
+        text += prefix
+        spans.append((len(text), len(text) + len(body)))
+        text += body + after
+    names = entities.find_entities_in_spans(text, spans, ("hardware", "model"))
+    assert find_conditions_in_spans(text, spans, names) == \
+        [find_conditions(text, s, e, n) for (s, e), n in zip(spans, names)]
+    assert entities.find_entities_in_spans(text, spans, ("system",)) == \
+        [entities.find_entities(text, s, e, ("system",)) for s, e in spans]
