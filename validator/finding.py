@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field
-from typing import Optional
 
 FAMILIES = ("precondition", "unverified", "contradiction", "arithmetic", "count", "entity", "reference")
 SEVERITIES = ("info", "warning", "error")

@@ -17,11 +17,11 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional
+from typing import Iterable, Optional
 
 from validator.warnings_locate import (
     END, START, Layout, LayoutError, bullet_match, entry_match, heading_count_span, is_summary_line,
-    join_lines, parse_layout, split_lines, style_data,
+    join_lines, parse_layout, style_data,
 )
 from validator.warnings_render import Style, render_entry
 

@@ -66,7 +66,7 @@ def test_unknown_key_in_pyproject_names_file_and_line(fake, ws, run):
     write(ws / "a.md", TEXT)
     r = run("check", "a.md")
     assert r.exit_code == 2
-    assert f"pyproject.toml:6: unknown config key 'fail-onn'" in r.stderr
+    assert "pyproject.toml:6: unknown config key 'fail-onn'" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 
 

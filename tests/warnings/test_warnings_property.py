@@ -117,7 +117,6 @@ def briefings(draw):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(briefings())
 def test_real_pipeline_write_is_idempotent(text):
-    from validator.warnings_cmd import Session
     session = _session()
     once = session.rewrite("doc.md", text).text
     twice = session.rewrite("doc.md", once).text

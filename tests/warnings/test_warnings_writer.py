@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from warnings_helpers import fake_findings, finding, write_once
+from warnings_helpers import finding, write_once
 from validator.finding import Evidence
 from validator.warnings_locate import END, START, LayoutError
 from validator.warnings_section import prepare, update

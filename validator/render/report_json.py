@@ -14,7 +14,7 @@ def render(model: dict) -> str:
     if n <= INDENT_MAX_FIGURES:
         return json.dumps(model, ensure_ascii=False, indent=2) + "\n"
     head = {k: v for k, v in model.items() if k != "groups"}
-    lines = ["{", f'"groups": [']
+    lines = ["{", '"groups": [']
     lines += [json.dumps(g, ensure_ascii=False) + ("," if i < len(model["groups"]) - 1 else "")
               for i, g in enumerate(model["groups"])]
     lines.append("],")
