@@ -352,56 +352,47 @@ def _runs(spans):
             i = k
 
 
-def matches_in_spans(rx, text: str, spans) -> tuple:
-    """([matches of ``rx.finditer(text, s, e)`` for each span], spans to scan alone), from
-    one scan of the text over sorted, disjoint spans.  A match lying in one span is that
-    span's; a span a match runs over the edge of, or that ends before a character other
-    than a line break, space or pipe (the look-aheads of the vocabularies treat those as
-    the end of the text), is left to be scanned alone: the one scan cannot answer for it."""
+def _spread(text: str, spans, scan, span_of) -> tuple:
+    """([items of ``scan(lo, hi)`` lying in each span], spans to scan alone), scanning once
+    per run of sorted, disjoint spans.  An item lying in one span is that span's; a span an
+    item runs over the edge of, or that ends before a character other than a line break,
+    space or pipe (the vocabularies' look-aheads treat those as the end of the text), is
+    left to be scanned alone: the one scan cannot answer for it."""
     out = [[] for _ in spans]
     if not spans:
         return out, set()
     starts = [s for s, _ in spans]
     alone = {i for i, (_, e) in enumerate(spans) if e < len(text) and text[e] not in _SPAN_END_OK}
-    for m in (m for a, z in _runs(spans) for m in rx.finditer(text, spans[a][0], spans[z - 1][1])):
-        s, e = m.span()
-        i = bisect.bisect_right(starts, s) - 1
-        if i >= 0 and e <= spans[i][1]:
-            if s < spans[i][1] or s == e == spans[i][1]:
-                out[i].append(m)
-            continue
-        j = max(i, 0)
-        while j < len(spans) and spans[j][0] < e:
-            if spans[j][1] > s:
-                alone.add(j)
-            j += 1
+    for a, z in _runs(spans):
+        for item in scan(spans[a][0], spans[z - 1][1]):
+            s, e = span_of(item)
+            i = bisect.bisect_right(starts, s) - 1
+            if i >= 0 and e <= spans[i][1]:
+                if s < spans[i][1] or s == e:
+                    out[i].append(item)
+                continue        # between two spans: no span's business
+            # over an edge: every span it touches is read alone
+            j = max(i, 0)
+            while j < len(spans) and spans[j][0] < e:
+                if spans[j][1] > s:
+                    alone.add(j)
+                j += 1
     return out, alone
+
+
+def matches_in_spans(rx, text: str, spans) -> tuple:
+    """([matches of ``rx.finditer(text, s, e)`` for each span], spans to scan alone), from
+    one scan per run of spans (see ``_spread``)."""
+    return _spread(text, spans, lambda lo, hi: rx.finditer(text, lo, hi), lambda m: m.span())
 
 
 def find_entities_in_spans(text: str, spans, kinds=("system", "hardware", "model")) -> list:
     """``[find_entities(text, s, e, kinds) for s, e in spans]`` for sorted, disjoint spans
-    (a document's blocks), from one scan of the text instead of one per span: a document
-    of 60 bullets paid the start of each scan 60 times.  A span the one scan cannot answer
-    for exactly (a name running over its edge, a span ending before a character that is not
-    a line break, space or pipe) is scanned alone, as before."""
-    out = [[] for _ in spans]
-    if not spans:
-        return out
-    starts = [s for s, _ in spans]
-    alone = {i for i, (_, e) in enumerate(spans) if e < len(text) and text[e] not in _SPAN_END_OK}
-    for ent in (x for a, z in _runs(spans) for x in find_entities(text, spans[a][0], spans[z - 1][1], kinds)):
-        s, e = ent[2], ent[3]
-        i = bisect.bisect_right(starts, s) - 1
-        if i >= 0 and e <= spans[i][1]:
-            if s < spans[i][1]:
-                out[i].append(ent)
-            continue            # between two spans: no span's business
-        # over an edge: every span it touches is read alone
-        j = max(i, 0)
-        while j < len(spans) and spans[j][0] < e:
-            if spans[j][1] > s:
-                alone.add(j)
-            j += 1
+    (a document's blocks), from one scan per run of spans instead of one per span: a
+    document of 60 bullets paid the start of each scan 60 times.  A span the one scan cannot
+    answer for exactly (see ``_spread``) is scanned alone, as before."""
+    out, alone = _spread(text, spans, lambda lo, hi: find_entities(text, lo, hi, kinds),
+                         lambda ent: (ent[2], ent[3]))
     for i in alone:
         out[i] = find_entities(text, spans[i][0], spans[i][1], kinds)
     return out
