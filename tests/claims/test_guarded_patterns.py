@@ -134,41 +134,44 @@ def test_guard_with_word_boundaries_finds_what_the_plain_pattern_finds(text, fla
                [(m.span(), m.groups()) for m in plain.finditer(text)], (p, text)
 
 
+def documents(prefixes, pieces, afters):
+    """(text, block spans) of generated documents: each block is a prefix (a bullet mark, a
+    table pipe, prose), the block's text made of ``pieces``, and what follows it."""
+    def build(parts):
+        text, spans = "", []
+        for prefix, body, after in parts:
+            text += prefix
+            spans.append((len(text), len(text) + len(body)))
+            text += body + after
+        return text, spans
+    block = st.tuples(st.sampled_from(prefixes), st.lists(st.sampled_from(pieces), max_size=6).map("".join),
+                      st.sampled_from(afters))
+    return st.lists(block, max_size=8).map(build)
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["- ", "| ", "## ", "", "  - "]),
-                          st.lists(st.sampled_from(["H100", "8×", "8 x ", "A100 80GB", "Llama 3.1 70B", "Qwen2.5-7B",
-                                                    "vLLM", " SXM", "\n", " ", "x", "-", "3.1", "NVIDIA ", "|"]),
-                                   max_size=6).map("".join),
-                          st.sampled_from(["\n", " |", "x", "", "\nSXM ", "-"])), max_size=8))
-def test_names_from_one_scan_are_the_names_of_each_block_alone(parts):
-    # a document as blocks (a prefix, the block's text, what follows it): one scan of the
-    # whole text must give every block exactly what scanning the block alone gives
-    text, spans = "", []
-    for prefix, body, after in parts:
-        text += prefix
-        spans.append((len(text), len(text) + len(body)))
-        text += body + after
+@given(documents(["- ", "| ", "## ", "", "  - "],
+                 ["H100", "8×", "8 x ", "A100 80GB", "Llama 3.1 70B", "Qwen2.5-7B", "vLLM", " SXM", "\n", " ", "x",
+                  "-", "3.1", "NVIDIA ", "|"],
+                 ["\n", " |", "x", "", "\nSXM ", "-"]))
+def test_names_from_one_scan_are_the_names_of_each_block_alone(doc):
+    # one scan of the whole text must give every block exactly what scanning it alone gives
+    text, spans = doc
     kinds = ("hardware", "model")
     assert entities.find_entities_in_spans(text, spans, kinds) == \
         [entities.find_entities(text, s, e, kinds) for s, e in spans]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["- ", "| ", "", "x" * 70 + "\n- "]),
-                          st.lists(st.sampled_from(["ShareGPT", "batch size 8", "bs=16", "64 users", "FP8", "8-bit",
-                                                    "context 32K", "长上下文（128K）", "H100", "Llama 3.1 70B", "vLLM",
-                                                    "\n", " ", "x", "-", "concurrency", " 32", "|"]),
-                                   max_size=6).map("".join),
-                          st.sampled_from(["\n", " |", "x", "", "\n16 users ", "-"])), max_size=8))
-def test_conditions_from_one_scan_are_the_conditions_of_each_block_alone(parts):
+@given(documents(["- ", "| ", "", "x" * 70 + "\n- "],
+                 ["ShareGPT", "batch size 8", "bs=16", "64 users", "FP8", "8-bit", "context 32K", "长上下文（128K）",
+                  "H100", "Llama 3.1 70B", "vLLM", "\n", " ", "x", "-", "concurrency", " 32", "|"],
+                 ["\n", " |", "x", "", "\n16 users ", "-"]))
+def test_conditions_from_one_scan_are_the_conditions_of_each_block_alone(doc):
     # the facet patterns and system names, scanned once over runs of blocks (with prose
     # between runs), give every block what scanning it alone gives
     from claims.conditions import find_conditions, find_conditions_in_spans
-    text, spans = "", []
-    for prefix, body, after in parts:
-        text += prefix
-        spans.append((len(text), len(text) + len(body)))
-        text += body + after
+    text, spans = doc
     names = entities.find_entities_in_spans(text, spans, ("hardware", "model"))
     assert find_conditions_in_spans(text, spans, names) == \
         [find_conditions(text, s, e, n) for (s, e), n in zip(spans, names)]
