@@ -105,11 +105,17 @@ class Corpus:
                 self._ledger = None
         return self._ledger
 
+    def _opened_ledger(self):
+        """The claim ledger (a ledger.CorpusIndex) when this run has opened one, else None
+        (not yet asked for, turned off, or unavailable)."""
+        led = self._ledger
+        return led if led is not None and led != "auto" and hasattr(led, "ledger") else None
+
     def close(self) -> None:
         """Close the claim ledger's connection, when one was opened (its writes are committed
         as they are made; closing checkpoints the write-ahead log into the file)."""
-        led = self._ledger
-        if led is not None and led != "auto" and hasattr(led, "close"):
+        led = self._opened_ledger()
+        if led is not None:
             try:
                 led.close()
             except Exception:  # noqa: BLE001 - a cache that cannot close is no reason to fail
@@ -156,15 +162,15 @@ class Corpus:
         """Store the ledger rows of the files this run analysed in full (put off by the
         index sync; see ``Ledger.flush``). The parent of a parallel check does it while
         its workers check; a one-process run after its checks."""
-        led = self._ledger
-        if led is not None and led != "auto" and hasattr(led, "ledger"):
+        led = self._opened_ledger()
+        if led is not None:
             led.ledger.flush()
 
     def reopen_after_fork(self) -> None:
         """In a forked worker: an SQLite connection must not be shared with the parent, so
         a ledger file gets a connection of its own (an in-memory ledger is a private copy)."""
-        led = self._ledger
-        if led is not None and led != "auto" and hasattr(led, "ledger"):
+        led = self._opened_ledger()
+        if led is not None:
             ledger = led.ledger
             if ledger.path != ":memory:":
                 ledger.conn = ledger._connect(ledger.path)
