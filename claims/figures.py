@@ -49,6 +49,7 @@ _TIMEOUT = 5.0          # seconds per piece; a pathological input degrades to no
 # bounded windows) and use `re`: a `regex` call costs 2-3x more, and they run for every block
 # and every figure.
 _SP = r"[ \t\u00a0\u2009\u202f]"
+_SP_CHARS = frozenset(" \t\u00a0\u2009\u202f")     # the characters of _SP
 
 
 def _trie(items):
@@ -166,6 +167,12 @@ SKIP = "|".join([
 ])
 
 
+# Words that open a range before its first number ('between 2 and 5', '从 2 到 5'): read by
+# the reverse prefix pattern and by the prefix precheck (_prefix_last).
+_BTW_EN = ("between", "from")
+_BTW_ZH = ("在", "介于", "位于", "从", "由")
+
+
 def _build_pattern():
     t = _tables()
     w = units.words()
@@ -218,11 +225,11 @@ def _build_pattern():
         core = core.replace("(?&%s)" % name, body)
     # Words written before the figure, read backwards from its start ((?r): reverse match).
     prefix = r"""(?r)
-    (?:(?P<btw>(?<![A-Za-z])(?:[bB]etween|[fF]rom)|在|介于|位于|从|由){sp}*)?
+    (?:(?P<btw>(?<![A-Za-z])(?:{btw_en})|{btw_zh}){sp}*)?
     (?:(?<![<>=])(?P<bound>{bound}){sp}*(?:{filler}{sp}*)?)?
     (?:(?P<approx>{approx}){sp}*)?
     (?:(?<![<>=])(?P<bound2>{bound}){sp}*)?
-    """.format(sp=_SP, bound=bound, filler=filler, approx=approx)
+    """.format(sp=_SP, bound=bound, filler=filler, approx=approx, btw_en="|".join(_cap(w) for w in _BTW_EN), btw_zh="|".join(_BTW_ZH))
     return (regex.compile(core, regex.VERBOSE | regex.V0),
             regex.compile(prefix, regex.VERBOSE | regex.V0))
 
@@ -346,8 +353,7 @@ def _cont_first():
     return frozenset(out)
 
 
-_PREFIX_BTW = ("between", "Between", "from", "From", "在", "介于", "位于", "从", "由")
-_SP_CHARS = frozenset(" \t\u00a0\u2009\u202f")
+
 
 
 @lru_cache(maxsize=1)
@@ -357,7 +363,7 @@ def _prefix_last():
     skipped) is none of them has no prefix, and the backwards match is not tried."""
     t = _tables()
     w = units.words()
-    words = list(_PREFIX_BTW) + list(t["bound_before"]) + list(w["approx_before"]) + list(w["filler"])
+    words = list(_BTW_EN) + list(_BTW_ZH) + list(t["bound_before"]) + list(w["approx_before"]) + list(w["filler"])
     return frozenset(x[-1] for x in words if x)
 
 
@@ -799,9 +805,9 @@ def _special(m):
 
 def _claim(text, s, e, kind, unit, value, low, high, decimals, approx, bound, negative):
     # Trim trailing spaces captured by optional parts so that surface is tight.
-    while e > s and text[e - 1] in " \t\u00a0\u2009\u202f":
+    while e > s and text[e - 1] in _SP_CHARS:
         e -= 1
-    while s < e and text[s] in " \t\u00a0\u2009\u202f":
+    while s < e and text[s] in _SP_CHARS:
         s += 1
     if kind is None:
         ref = value if value is not None else high
