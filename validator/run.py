@@ -167,19 +167,29 @@ def _pool(jobs):
     return mp.get_context("fork").Pool(jobs, initializer=_worker_init)
 
 
-def _read_one(f, prime=False):
-    """(path, analysis, error line): reading never raises, so a worker's result says it all.
-    ``prime``: also compute the file's statements (``facts.statements``), which the corpus
-    groups and the ledger need of every file. Only the parent primes what it reads: a
-    worker's statements would cost the parent more to unpickle than to compute."""
+def _read_one(f):
+    """(path, analysis, error line): reading never raises, so a worker's result says it all."""
     try:
-        a = _read(f)
-        if prime:
-            statements(a, LEDGER_APPROX_REL)
-        return f, a, None
+        return f, _read(f), None
     except Exception as e:  # noqa: BLE001 - one line naming the file, go on
         return f, None, (_one_line(e, f) if _is_input_error(e)
                          else f"{f}: internal error: {type(e).__name__}: {e}")
+
+
+def _primed(results) -> list:
+    """Read results with each analysis's statements (``facts.statements``) computed, which
+    the corpus groups and the ledger need of every file. The parent does it for every file
+    as the results come in (a worker's statements would cost the parent more to unpickle
+    than to compute), not in the serial step before the checks."""
+    out = []
+    for f, a, err in results:
+        if a is not None:
+            try:
+                statements(a, LEDGER_APPROX_REL)
+            except Exception as e:  # noqa: BLE001 - a bug for one file must not stop the run
+                a, err = None, f"{f}: internal error: {type(e).__name__}: {e}"
+        out.append((f, a, err))
+    return out
 
 
 def _check_one(path, a, rules, corpus, options):
@@ -215,8 +225,8 @@ def _chunks(items, jobs) -> list:
     return out
 
 
-def _read_chunk(files, prime=False):
-    return [_read_one(f, prime) for f in files]
+def _read_chunk(files):
+    return [_read_one(f) for f in files]
 
 
 def _next_chunk() -> int:
@@ -335,17 +345,9 @@ def _check_paths(paths, options, progress) -> RunResult:
         # extraction is most of a many-file run and each file is independent: in workers.
         # The first file is read before the fork, so that what reading builds lazily (the
         # claim pattern: ~0.2 s to compile, vocabularies) is inherited by every worker
-        prime = corpus is not None
-        read = [_read_one(files[0], prime)]
-        got = {}
-        for k, res in _shared(jobs, files[1:], partial(_read_chunk, prime=prime), _read_chunk):
-            got[k] = res
-            if prime:
-                # a worker's files get their statements here, between the parent's own
-                # chunks, not in the serial step before the checks (the parent's are cached)
-                for _f, a, _err in res:
-                    if a is not None:
-                        statements(a, LEDGER_APPROX_REL)
+        prime = _primed if corpus is not None else list
+        read = prime([_read_one(files[0])])
+        got = {k: prime(res) for k, res in _shared(jobs, files[1:], _read_chunk, _read_chunk)}
         read += [r for k in sorted(got) for r in got[k]]
     else:
         read = map(_read_one, files)
