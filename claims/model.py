@@ -82,6 +82,26 @@ class Block:
 
 
 @dataclass
+class CodeRegion:
+    """Code in the Markdown: a fenced or indented block (whole lines) or an inline span."""
+    kind: str                  # 'fence' | 'indented' | 'inline'
+    start: int                 # character offsets into the document text, end exclusive
+    end: int
+    line: int = 0              # first and last line (1-based) of a block; 0 for inline spans
+    end_line: int = 0
+
+
+@dataclass
+class Comment:
+    """A real HTML comment of the Markdown (never one shown inside code)."""
+    start: int
+    end: int
+    line: int
+    col: int
+    body: str                  # the text between '<!--' and '-->'
+
+
+@dataclass
 class Document:
     path: str
     text: str
@@ -96,6 +116,9 @@ class Document:
     bom: bool = False
     title: Optional[str] = None     # the document title (first heading or first line)
     header_sources: list = field(default_factory=list)  # sources cited above the first section
+    code: list = field(default_factory=list)       # list[CodeRegion], by start
+    comments: list = field(default_factory=list)   # list[Comment]: HTML comments outside code
+    front_matter: int = 0           # number of leading lines of YAML/TOML front matter
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""
