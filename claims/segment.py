@@ -23,10 +23,11 @@ import re
 from functools import lru_cache
 
 from . import markdown as md
+from . import structure
 from ._data import load
 from .markers import marker_names
 from .markdown import parse_sources
-from .model import Block, Document, Entry, Section, Source
+from .model import Block, Cell, Document, Entry, Row, Section, Source, Table
 
 # ---------------------------------------------------------------- patterns
 
@@ -427,6 +428,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
 
     _managed_blocks_are_warnings(doc)
     _collect_sources(doc)
+    structure.build(doc, _clean_title)
     doc.lang = _language(doc)
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""
     doc.date = fm_date or _find_date(name) or _find_date(doc.title or fm_title or "") \
@@ -462,7 +464,13 @@ def _table_row(w: _Walk, doc: Document, s: int, e: int, line_no: int, row: int):
         bounds = bounds[1:]
     if bounds and not text[s + bounds[-1][0]:s + bounds[-1][1]].strip():
         bounds = bounds[:-1]
+    if row == 0 or not doc.tables:
+        doc.tables.append(Table(line=line_no, end_line=line_no, header=[], rows=[], section=w.section,
+                                entry=w.entry, role=w.role()))
+    table_index = len(doc.tables) - 1
+    table = doc.tables[table_index]
     cells = []
+    row_cells = []
     for ci, (a, z) in enumerate(bounds):
         cs, ce = s + a, s + z
         # the line of a cell in a row broken across lines
@@ -474,7 +482,18 @@ def _table_row(w: _Walk, doc: Document, s: int, e: int, line_no: int, row: int):
                 cs += 1
             ln = bisect.bisect_right(doc.line_starts, cs)
         idx = w.add_block(cs, ce, ln, "table_cell", row=row, cell=ci)
+        if idx is not None:
+            doc.blocks[idx].table = table_index
+            b = doc.blocks[idx]
+            row_cells.append(Cell(b.start, b.end, b.line, b.col, b.text.strip(), ci, idx))
+        else:
+            row_cells.append(Cell(cs, cs, ln, cs - doc.line_starts[ln - 1] + 1, "", ci, None))
         cells.append((idx, cs, ce, ln))
+    if row == 0:
+        table.header = row_cells
+    else:
+        table.rows.append(Row(line_no, row_cells, row))
+    table.end_line = bisect.bisect_right(doc.line_starts, max(s, e - 1))
     # sources tables and references: the cited files, URLs, arXiv ids and their ratings
     role = w.role()
     has_stars = any(_STARS.search(text, cs, ce) for _, cs, ce, _ in cells)
