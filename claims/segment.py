@@ -254,9 +254,10 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
     # inline code of every line outside code blocks (and front matter); then the HTML
     # comments that are Markdown, not text shown inside code
     code_masks = []
-    for i in range(fm, n):
-        if cls.get(i) != "code":
-            md.code_spans(text, starts[i], ends[i], code_masks)
+    if "`" in text:
+        for i in range(fm, n):
+            if cls.get(i) != "code" and text.find("`", starts[i], ends[i]) >= 0:
+                md.code_spans(text, starts[i], ends[i], code_masks)
     doc.code = md.code_regions(code_blocks, code_masks, starts, ends)
     comment_ranges = [(c.start, c.end) for c in md.real_comments(
         text, md.html_comments(text), doc.code, doc.line_col)]

@@ -26,6 +26,7 @@ SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|\s\+\s")
 # Words that open a sentence by pointing back at the previous one ('That is 50% better …').
 ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
 
+_DIGIT = re.compile(r"\d")
 _PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
 
 
@@ -160,36 +161,51 @@ def _setups(doc, clean_title) -> list:
     for bi, b in enumerate(doc.blocks):
         if b.kind not in ("paragraph", "bullet") or b.role not in ("body", "header", "summary"):
             continue
-        m = line_rx.match(b.text)
+        t = b.text
+        m = line_rx.match(t) if (":" in t or "：" in t) else None
         if m:
             listed = items_of.get(bi, []) if b.text.rstrip().endswith((":", "：")) else []
             out.append(Setup("line", [bi] + listed, b.section, b.entry, b.line))
             continue
-        if paren_rx.search(b.text):
+        if ("(" in t or "（" in t) and paren_rx.search(t):
             out.append(Setup("paren", [bi], b.section, b.entry, b.line))
             continue
-        if b.kind == "paragraph" and bi in items_of and intro_rx.search(b.text):
+        if b.kind == "paragraph" and bi in items_of and t.rstrip().endswith((":", "：")) \
+                and intro_rx.search(t):
             out.append(Setup("list", [bi] + items_of[bi], b.section, b.entry, b.line))
             continue
-        if b.kind == "paragraph" and sentence_rx.search(b.text):
+        # a setup sentence names hardware or a model, which always carries a digit ('H100', '70B')
+        if b.kind == "paragraph" and _DIGIT.search(t) and sentence_rx.search(t):
             out.append(Setup("paragraph", [bi], b.section, b.entry, b.line))
     return out
 
 
 # ---------------------------------------------------------------- references
 
-_REF = re.compile(
-    r"(?P<url>https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,400}?/(?P<ukind>issues|pull|pulls|discussions)/(?P<unum>\d{1,7}))"
-    r"|(?P<prword>(?<![A-Za-z])(?:PR|pull request|Issue|issue)s?\s{0,2}#?)(?P<pnum>\d{1,7})(?![\d.])"
-    r"|(?<![\w&#/])#(?P<hnum>\d{2,7})(?![\d])"
-    r"|(?<![\w.-])(?P<b1>(?-i:b)(?P<b1n>\d{4,6}))(?:\s{0,2}(?:[-–—~～]|to|至|到)\s{0,2}(?P<b2>(?-i:b)?(?P<b2n>\d{4,6})))?(?![\w.])"
-    r"|(?<![\w.-])(?P<ver>v\d{1,3}(?:\.\d{1,4}){1,3}(?:[-.](?:rc|post|dev|alpha|beta)\.?\d{0,3})?)(?![\w.])",
-    re.IGNORECASE)
+# Issue / PR numbers and links, build and release ids: one pattern per form, each starting
+# with a literal or a small class so the scan skips ahead (one alternation of all of them,
+# or IGNORECASE, scans several times slower).
+# (the look-behinds are written as Python tests after the match: a pattern that starts with
+# a literal is searched for that literal, one that starts with a look-behind is tried everywhere)
+_HASH = re.compile(r"#(\d{2,7})(?!\d)")
+_LINK = re.compile(r"/(issues|pull|pulls|discussions)/(\d{1,7})(?!\d)")
+_URL_HEAD = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,400}$")
+_WORD = re.compile(r"(PRs?|[Pp]ull [Rr]equests?|[Ii]ssues?|ISSUE)\s{0,2}#?(\d{1,7})(?![\d.])")
+_BUILD = re.compile(r"b(\d{4,6})(?:\s{0,2}(?:[-–—~～]|to|至|到)\s{0,2}b?(\d{4,6}))?(?![\w.])")
+_VER = re.compile(r"[vV]\d{1,3}(?:\.\d{1,4}){1,3}(?:[-.](?:rc|post|dev|alpha|beta)\.?\d{0,3})?(?![\w.])")
 _ARXIV_CTX = re.compile(
     r"(?:\barxiv\s*(?:[:：#]|\s号|\sid)?\s*|arxiv\.org/(?:abs|pdf|html)/)"
     r"(?P<id>\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?!\d|\.\d)", re.IGNORECASE)
 _ARXIV_BARE = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{4,5}|\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?![\w.])")
 _ARXIV_COL = re.compile(r"arxiv", re.IGNORECASE)
+
+
+def _glued(text, pos, extra) -> bool:
+    """Is the character before ``pos`` part of a word (or one of ``extra``)?"""
+    if pos == 0:
+        return False
+    ch = text[pos - 1]
+    return ch.isalnum() or ch == "_" or ch in extra
 
 
 def _in_code(doc):
@@ -227,23 +243,44 @@ def _references(doc) -> list:
         line, col = doc.line_col(s)
         out.append(Reference(kind, ref, s, e, line, col, tuple(ids), _block_at(doc, s), url))
 
-    for m in _REF.finditer(text):
-        if m.group("url"):
-            kind = "issue" if m.group("ukind").lower() in ("issues", "discussions") else "pr"
-            add(kind, m.group("url"), m.start(), m.end(), ("#" + m.group("unum"),), m.group("url"))
-        elif m.group("pnum"):
-            kind = "pr" if m.group("prword").lower().startswith(("pr", "pull")) else "issue"
-            add(kind, m.group(0), m.start(), m.end(), ("#" + m.group("pnum"),))
-        elif m.group("hnum"):
-            add("issue", m.group(0), m.start(), m.end(), ("#" + m.group("hnum"),))
-        elif m.group("b1"):
-            a = int(m.group("b1n"))
-            z = int(m.group("b2n")) if m.group("b2n") else a
-            if z < a or z - a > 500:
-                z = a
-            add("release", m.group(0), m.start(), m.end(), [f"b{i}" for i in range(a, z + 1)])
-        elif m.group("ver"):
-            add("release", m.group("ver"), m.start(), m.end(), (m.group("ver"),))
+    found = []      # (start, end, kind, ref, ids, url)
+    if "#" in text:
+        for m in _HASH.finditer(text):
+            if _glued(text, m.start(), "&#/"):
+                continue
+            found.append((m.start(), m.end(), "issue", m.group(0), ("#" + m.group(1),), ""))
+    if "/issues/" in text or "/pull" in text or "/discussions/" in text:
+        for m in _LINK.finditer(text):
+            head = _URL_HEAD.search(text, max(0, m.start() - 400), m.start())
+            if head:
+                url = text[head.start():m.end()]
+                kind = "pr" if m.group(1).startswith("pull") else "issue"
+                found.append((head.start(), m.end(), kind, url, ("#" + m.group(2),), url))
+    for m in _WORD.finditer(text):
+        if m.start() and text[m.start() - 1].isascii() and text[m.start() - 1].isalpha():
+            continue
+        kind = "pr" if m.group(1)[:1] in "Pp" else "issue"
+        found.append((m.start(), m.end(), kind, m.group(0), ("#" + m.group(2),), ""))
+    for m in _BUILD.finditer(text):
+        if _glued(text, m.start(), ".-"):
+            continue
+        a = int(m.group(1))
+        z = int(m.group(2)) if m.group(2) else a
+        if z < a or z - a > 500:
+            z = a
+        found.append((m.start(), m.end(), "release", m.group(0), tuple(f"b{i}" for i in range(a, z + 1)), ""))
+    for m in _VER.finditer(text):
+        if _glued(text, m.start(), ".-"):
+            continue
+        found.append((m.start(), m.end(), "release", m.group(0), (m.group(0),), ""))
+    # a form inside another ('#678' in 'PR #678', a link's number) is that one reference
+    found.sort(key=lambda f: (f[0], -f[1]))
+    end = -1
+    for s_, e_, kind, ref, ids, url in found:
+        if s_ < end:
+            continue
+        end = e_
+        add(kind, ref, s_, e_, ids, url)
     # arXiv ids: only where the text says it is one (arXiv:…, an arxiv.org link, a column
     # headed arXiv, a source the segmenter classified as an arXiv id)
     if "rxiv" in text.lower():
