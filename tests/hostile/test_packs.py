@@ -193,6 +193,7 @@ def test_rules_folder_missing(tmp_path):
 # A real process for a few; the in-process CliRunner (same command, no start-up) for the rest.
 E2E = ["bad_yaml", "python_object_apply", "alias_bomb"]
 IN_PROCESS = ["unknown_key", "missing_field", "duplicate_code", "wrong_type_bool", "unknown_kind",
+              "family_of_another_kind",
               "deep_nesting", "not_utf8", "template_attribute_access", "custom_tag"]
 
 
