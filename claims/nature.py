@@ -31,6 +31,7 @@ _CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–
 # words that say what was measured: a latency or duration next to one of them is a result
 _PERF_WORD = re.compile(r"延迟|时延|耗时|加载|吞吐|首\s?token|(?<![A-Za-z])(?:latency|TTFT|TPOT|ITL|load(?:s|ing|ed)?|"
                         r"throughput|tok(?:en)?s?/s|req(?:uest)?s?/s|faster|slower)(?![A-Za-z])", re.IGNORECASE)
+_NEEDS = re.compile(r"需要|(?<![A-Za-z])(?:needs?|requires?|takes?)(?![A-Za-z])", re.IGNORECASE)
 _CATALOGUE_HEAD = re.compile(r"^(?:files?|paths?|repo(?:sitory)?|commits?|licen[cs]es?|urls?|links?|sources?|authors?|"
                              r"文件|路径|仓库|许可(?:证)?|来源|链接|作者)$", re.IGNORECASE)
 _CHANGELOG_TITLE = re.compile(r"(?i)^(?:change\s?log|changes|release notes|what'?s new|更新日志|变更日志|发布说明)\b")
@@ -161,8 +162,12 @@ def _test_capacity(ctx, a, c):
         return True
     if c.kind != "memory":
         return False
-    # a memory figure is a footprint only when the clause says it is used while serving
-    return c.negative or not ctx["rx"]["usage"].search(a.clause_text())
+    # a memory figure is a footprint only when the clause says it is used while serving, or a
+    # serving system needs it ('TGI 3.2 needs 62 GB'; '需 ≥32 GB 共享内存' for an iGPU is a spec)
+    clause = a.clause_text()
+    if c.subject and _NEEDS.search(clause):
+        return False
+    return c.negative or not ctx["rx"]["usage"].search(clause)
 
 
 # (nature, test): the first test that holds names the figure's nature; each has its cases in

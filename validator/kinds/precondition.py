@@ -266,8 +266,7 @@ def _side(ctx, claim, need, missing, stated, ev):
             line, sf = hit
             where = (f"；第 {line} 行提到 {sf}，但未说明是否适用于此数字" if lang == "zh"
                      else f"; line {line} names {sf} but does not say it applies to this figure")
-            evidence.append({"path": ctx.path, "line": line, "col": 1, "surface": sf,
-                             "note": "names the condition elsewhere" if lang == "en" else "在别处提到该条件"})
+
     # the message names what this figure could have said: facets the document states
     # elsewhere (the ones it states nowhere are CV103's, once per document)
     named = stated or missing or need
