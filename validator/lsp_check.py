@@ -353,12 +353,20 @@ def suppression_comment(finding, lang: str) -> str:
 
 def suppression_insert(check: BufferCheck, finding) -> tuple:
     """(0-based line, character in that line, text to insert) putting the suppression of
-    ``finding`` on its own line: at the end of the line, or inside the last cell of a
-    table row (after the row's last pipe it would add a cell)."""
-    lines = line_texts(check.text)
+    ``finding`` where it covers the finding and changes nothing else that is read: at the
+    end of the finding's line; inside the last cell of a table row (after the row's last
+    pipe it would add a cell); on a line of its own above a heading (a section or entry
+    heading with a comment at its end is another heading: its declared count, its title)."""
+    text = check.text
+    lines = line_texts(text)
     i = max(0, min(finding.line - 1, len(lines) - 1))
     line = lines[i]
     comment = suppression_comment(finding, check.lang)
+    doc = check.analysis.document
+    headings = {s.line for s in doc.sections} | {e.line for e in doc.entries}
+    if finding.line in headings:
+        nl = "\r\n" if text.split("\n", finding.line)[finding.line - 1].endswith("\r") else "\n"
+        return i, 0, comment + nl
     body = line.rstrip()
     if body.lstrip().startswith("|") and body.endswith("|") and len(body.strip()) > 1:
         at = len(body) - 1
