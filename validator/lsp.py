@@ -64,7 +64,7 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
     server = LanguageServer("caveat", _version(), text_document_sync_kind=T.TextDocumentSyncKind.Full)
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="caveat-check")
     projects = lsp_check.Projects(corpus, config_path, lang)
-    checks: dict = {}           # uri -> (version, BufferCheck)
+    checks: dict = {}           # uri -> the BufferCheck last published
     pending: dict = {}          # uri -> asyncio.Task of a scheduled check
     shown: set = set()          # error lines already shown to the user (each once)
 
@@ -173,7 +173,7 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
     async def run_check(uri: str):
         """Check the buffer as it is now; publish unless it changed meanwhile."""
         path = path_of(uri)
-        if path is None:
+        if path is None or uri not in server.workspace.text_documents:
             return None
         doc = server.workspace.get_text_document(uri)
         version, text = doc.version, doc.source
@@ -189,14 +189,20 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
             checks.pop(uri, None)
             server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[], version=version))
             return None
+        check.version = version
         for e in check.errors:
             server.window_log_message(T.LogMessageParams(type=T.MessageType.Warning, message=f"caveat: {e}"))
-        if uri not in server.workspace.text_documents or server.workspace.get_text_document(uri).version != version:
+        if current_version(uri) != version:
             return check        # closed or edited meanwhile: a newer check is on its way
-        checks[uri] = (version, check)
+        checks[uri] = check
         server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
             uri=uri, diagnostics=diagnostics(check), version=version))
         return check
+
+    def current_version(uri: str):
+        if uri not in server.workspace.text_documents:
+            return None
+        return server.workspace.get_text_document(uri).version
 
     def schedule(uri: str, delay: float) -> None:
         old = pending.pop(uri, None)
@@ -208,6 +214,11 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
                 if delay:
                     await asyncio.sleep(delay)
                 await run_check(uri)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - a bug in publishing: say it, keep serving
+                log.exception("publishing diagnostics of %s failed", uri)
+                say(f"{uri}: internal error: {type(e).__name__}: {e}")
             finally:
                 if pending.get(uri) is task:
                     pending.pop(uri, None)
@@ -215,17 +226,25 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
         pending[uri] = task
 
     async def fresh(uri: str):
-        """The check of the buffer as it is now (run now if the last one is older)."""
-        if uri not in server.workspace.text_documents:
-            return None
-        version = server.workspace.get_text_document(uri).version
-        got = checks.get(uri)
-        if got is not None and got[0] == version:
-            return got[1]
-        old = pending.pop(uri, None)
-        if old is not None:
-            old.cancel()
-        return await run_check(uri)
+        """The check of the buffer as it is now (run now if the last one is of an older
+        text, or of a config that has changed since); None when the document is not open
+        or cannot be checked."""
+        for _ in range(3):          # the text may change while it is being checked
+            version = current_version(uri)
+            if version is None:
+                return None
+            got = checks.get(uri)
+            if got is not None and got.version == version and not got.project.closed:
+                return got
+            old = pending.pop(uri, None)
+            if old is not None:
+                old.cancel()
+            check = await run_check(uri)
+            if check is None:
+                return None
+            if check.version == current_version(uri):
+                return check
+        return None
 
     # ------------------------------------------------------------------ documents
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
@@ -314,7 +333,7 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
         check = await fresh(uri)
         if check is None:
             return None
-        version = checks[uri][0] if uri in checks else None
+        version = check.version
         lines = lsp_check.line_texts(check.text)
         actions, disclose_for = [], []
         for f in check.visible:
@@ -347,13 +366,14 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
             if not client_resolves_edits():
                 action.edit = await disclose_edit(uri)
             actions.append(action)
+        if current_version(uri) != version:
+            return None         # edited meanwhile: these edits are of an older text
         return actions
 
     async def disclose_edit(uri: str):
         check = await fresh(uri)
         if check is None:
             return None
-        version = checks[uri][0] if uri in checks else None
         try:
             new = await in_worker(check.project.disclosed, check.path, check.text)
         except Exception as e:  # noqa: BLE001 - a layout caveat refuses, or a bug: say so
@@ -364,7 +384,9 @@ def make_server(corpus=(), config_path=None, lang=None, debounce: float = DEBOUN
                 log.exception("disclosing in %s failed", check.path)
                 say(f"{check.path}: internal error: {type(e).__name__}: {e}")
             return None
-        return document_edit(uri, version, line_edits(check.text, new))
+        if current_version(uri) != check.version:
+            return None         # edited meanwhile: the edit would be of an older text
+        return document_edit(uri, check.version, line_edits(check.text, new))
 
     @server.feature(T.CODE_ACTION_RESOLVE)
     async def resolve(ls, action: T.CodeAction):

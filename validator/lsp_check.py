@@ -44,6 +44,7 @@ class BufferCheck:
     corpus: object = None           # validator.corpus.Corpus of this check, or None
     errors: list = field(default_factory=list)     # one-line messages (unreadable corpus files…)
     project: object = None
+    version: Optional[int] = None   # the editor's version of the text (set by the server)
 
     @property
     def visible(self) -> list:
@@ -74,6 +75,7 @@ class Project:
         self.options, self.sel, self.ign = build_options(self.cfg, self.corpus_args, (), (), (), None, lang)
         self.rules = packs.load_rules(self.options)
         self.errors: list = []
+        self.closed = False
         self.ledger = None
         if self.options.corpus:
             for root in self.options.corpus:
@@ -90,6 +92,7 @@ class Project:
         return _stamp(self.config_path) != self.stamp
 
     def close(self) -> None:
+        self.closed = True
         if self.ledger is not None:
             try:
                 self.ledger.close()

@@ -162,6 +162,14 @@ async def test_hover_shows_the_claim_and_its_other_statements(client, workspace)
     none = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=2, character=1)))
     assert none is None
+    # right after an edit (inside the debounce): the hover is of the text as it is now
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="新增一行\n" + text)]))
+    moved = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=types.Position(line=12, character=utf16_col(lines[11], col + 2))))
+    assert moved is not None and moved.range.start.line == 12 and "**3.1×**" in moved.contents.value
 
 
 # ---------------------------------------------------------------------- code actions
