@@ -97,7 +97,7 @@ def _front_matter_conditions(text):
     """Conditions named in the title / summary / description fields of a leading front matter."""
     if not text.startswith(("---", "+++")):
         return []
-    from .segment import _detect_front_matter
+    from .markdown import front_matter as _detect_front_matter
     head = text[:20000].split("\n")
     n = _detect_front_matter(head)
     out, pos = [], 0
@@ -393,7 +393,8 @@ def annotate(doc, claims, names=None) -> list:
     """Fill the context fields of ``claims`` (in place) and return their comparisons.
     ``names``: block index -> the hardware and model names already found in that block."""
     from .comparisons import find_comparisons
-    from .segment import _clean_title, parse_sources
+    from .markdown import parse_sources
+    from .segment import _clean_title
 
     text = doc.text
     blocks = doc.blocks

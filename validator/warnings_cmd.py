@@ -70,7 +70,7 @@ class Session:
             self.corpus.add(path, analysis)
         found = check_analysis(analysis, self.rules, self.corpus, self.options.lang, self.options)
         found = [f for f in found if is_enabled(f.code, self.sel, self.ign, f.family, f.rule)]
-        suppress_mod.apply(found, suppress_mod.parse(base_text, path))
+        suppress_mod.apply(found, suppress_mod.parse(analysis.document, path))
         return found, analysis
 
     def rewrite(self, path: str, text: str):
