@@ -120,7 +120,7 @@ class Project:
             if f.code in self.cfg.severity:
                 f.severity = self.cfg.severity[f.code]
             findings.append(f)
-        sups = suppress_mod.parse(text, path)
+        sups = suppress_mod.parse(analysis.document, path)
         suppress_mod.apply(findings, sups)
         for f in suppress_mod.unused(sups, self.sel, self.ign, lambda _p: lang):
             if f.code in self.cfg.severity:
