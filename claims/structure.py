@@ -73,26 +73,28 @@ def _items(doc) -> list:
     list_id = -1
     prev = None          # index of the previous block
     text = doc.text
+    indent_of = {}       # line -> indentation (packed bullets share their line's)
     for bi, b in enumerate(doc.blocks):
         if b.kind != "bullet":
             prev = bi
             continue
         p = doc.blocks[prev] if prev is not None else None
-        new_list = not out or out[-1].block != bi - 1 or (
-            p is not None and p.kind == "bullet" and p.line == b.line and b.bullet == 0)
-        if new_list:
+        if not out or out[-1].block != bi - 1:
             list_id += 1
             intro = None
             if p is not None and p.kind in ("paragraph", "heading", "entry_heading") and \
                     p.section == b.section and b.line - _last_line(doc, p) <= 2:
                 intro = prev
-            ls = doc.line_starts[b.line - 1]
-            indent = len(text[ls:b.start]) - len(text[ls:b.start].lstrip())
         else:
             intro = out[-1].intro
+        depth = indent_of.get(b.line)
+        if depth is None:
             ls = doc.line_starts[b.line - 1]
-            indent = len(text[ls:b.start]) - len(text[ls:b.start].lstrip())
-        out.append(ListItem(block=bi, list_id=list_id, intro=intro, depth=min(indent // 2, 8)))
+            k = ls
+            while k < b.start and text[k] in " \t>":
+                k += 1
+            depth = indent_of[b.line] = min((k - ls) // 2, 8)
+        out.append(ListItem(block=bi, list_id=list_id, intro=intro, depth=depth))
         prev = bi
     return out
 
