@@ -11,7 +11,7 @@ from validator import lsp_check
 from validator.options import Options
 from validator.run import check_paths, check_text
 
-from conftest import CORPUS
+from lsp_support import CORPUS
 
 BRIEFINGS = ("briefings/2026-11-02-inference.md", "briefings/2026-11-03-serving-weekly.md")
 

@@ -11,7 +11,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from conftest import (SERVER, SERVER_ENV, apply_edit, cli, cli_findings, diagnostics_for,
+from lsp_support import (SERVER, SERVER_ENV, apply_edit, cli, cli_findings, diagnostics_for,
                       make_client, utf16_col)
 
 pytestmark = pytest.mark.asyncio
