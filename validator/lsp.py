@@ -460,8 +460,12 @@ def _split_lines(text: str) -> list:
 @click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the only transport; accepted for clients that pass it).")
 def lsp_command(corpus, config_path, lang, stdio):
     """Run the caveat language server over stdio (diagnostics, hover, code actions)."""
-    out = sys.stdout.buffer
+    out, inp = sys.stdout.buffer, sys.stdin.buffer
     # the protocol owns stdout: anything printed by mistake goes to stderr instead
     sys.stdout = sys.stderr
+    # and stdin: a process forked by multiprocessing (`caveat warnings`' corpus ledger
+    # extracting many changed files) closes sys.stdin first, and would wait forever on the
+    # lock the protocol's reader thread holds on the real one
+    sys.stdin = open(os.devnull, encoding="utf-8")
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="caveat lsp: %(message)s")
-    make_server(corpus, config_path, lang).start_io(sys.stdin.buffer, out)
+    make_server(corpus, config_path, lang).start_io(inp, out)

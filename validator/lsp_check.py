@@ -84,7 +84,11 @@ class Project:
                     raise UsageError(f"{root}: corpus folder does not exist")
             try:
                 from validator.ledger import CorpusIndex
-                self.ledger = CorpusIndex(self.options.corpus)
+                # jobs=1: no forked extraction workers. The server is multi-threaded (the
+                # protocol's stdin reader), and a fork copies the locks other threads hold.
+                # A cold ledger of a large corpus is then built on one core, once: a
+                # `caveat check --corpus` builds the same ledger file in parallel.
+                self.ledger = CorpusIndex(self.options.corpus, jobs=1)
             except Exception as e:  # noqa: BLE001 - a cache: the corpus is analysed in memory
                 self.errors.append(f"claim ledger unavailable ({e}); analysing the corpus in memory")
 
