@@ -21,6 +21,7 @@ class Analysis:
     document: Document
     claims: list = field(default_factory=list)        # list[Claim], in text order
     comparisons: list = field(default_factory=list)   # list[Comparison]
+    counts: object = None      # claims.counts.Counts: declared counts and what they count
 
 
 def _find_figures():
@@ -32,6 +33,7 @@ def _find_figures():
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate
+    from .counts import count_claims, read as read_counts
     from .segment import segment
 
     from .entities import Covered, find_entities_in_spans
@@ -54,9 +56,14 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             c.line, c.col = doc.line_col(c.start)
             c.block = bi
             claims.append(c)
+    # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read
+    for c in count_claims(doc, claims, names):
+        c.path = p
+        c.line, c.col = doc.line_col(c.start)
+        claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
     comparisons = annotate(doc, claims, names)
-    return Analysis(document=doc, claims=claims, comparisons=comparisons)
+    return Analysis(document=doc, claims=claims, comparisons=comparisons, counts=read_counts(doc, claims))
 
 
 def extract(text: str, path=None) -> list:
