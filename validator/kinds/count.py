@@ -21,6 +21,7 @@ import math
 from .. import arith as _ar
 
 FAMILY = "count"
+ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section entry acknowledges them
 INF = float("inf")
 
 _COUNTED = {
@@ -73,7 +74,6 @@ def _occurrence(seen: dict, key: str) -> str:
 
 class Declared:
     NAME = "count.declared"
-    FAMILY = FAMILY
     PARAMS = {"approx_rel": float, "approx_abs": int}
     # '~13 issues' admits 13 ± max(2, 25%): the people who write '~' round generously, and a
     # count that is 'about' right is not a finding; a third off is
@@ -137,7 +137,6 @@ _WHERE = {"zh": {"header": "开头", "summary": "摘要"}, "en": {"header": "hea
 
 class ListedItem:
     NAME = "count.listed_item"
-    FAMILY = FAMILY
     PARAMS = {"approx_rel": float}
     DEFAULTS = {"approx_rel": 0.0}
     FIELDS = {"where": str, "reason": str, "missing": bool}
