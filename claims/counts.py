@@ -127,6 +127,7 @@ def _v():
         "earlier": re.compile(d["earlier_words"]),
         "ge_after": re.compile(d["ge_after"], re.IGNORECASE),
         "count_note": re.compile(d["count_note"]),
+        "header_list": re.compile(d["header_list"]),
         "not_name_end": re.compile(d["zh_not_name_end"]),
         "prose_chars": re.compile(d["zh_prose_chars"]),
     }
@@ -448,7 +449,10 @@ def _present_under(doc, k: int) -> list:
     rows = [r for t in doc.tables if s.line < t.line <= end for r in t.rows]
     if rows:
         out.append(Reading("table rows", [Item(r.line, "") for r in rows], len(rows), len(rows)))
-    bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and s.line < doc.blocks[it.block].line <= end]
+    # top-level bullets of the section's own text (not the packed points of its entries)
+    bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and doc.blocks[it.block].entry is None
+          and s.line < doc.blocks[it.block].line <= end]
+    bl = [b for k, b in enumerate(bl) if k == 0 or bl[k - 1].line != b.line]
     if bl:
         out.append(Reading("bullets", [Item(b.line, "") for b in bl], len(bl), len(bl)))
     return out
@@ -473,10 +477,17 @@ def _section_counts(doc) -> list:
 # ---------------------------------------------------------------- summary and header lines
 
 _CLS = r"(?:条|件|个|篇|项|则|items?|entries|papers?|ids?)"
+# 'label：N 条（parts）'; in English the counter word may be left out: 'Increments: 5 (2 … + 3 …)'
 _DECL = re.compile(
-    r"(?P<label>[^\s：:，,；;（()）|](?:[^：:，,；;（()）|\n]{0,22}?[^\s：:，,；;（()）|])?)\s*[:：]\s*(?P<n>\d{1,5})\s*(?P<cls>" + _CLS + r")"
+    r"(?P<label>[^\s：:，,；;（()）|](?:[^：:，,；;（()）|\n]{0,22}?[^\s：:，,；;（()）|])?)\s*[:：]\s*(?P<n>\d{1,5})"
+    r"(?:\s*(?P<cls>" + _CLS + r")|(?=\s*[（(]|\s|$))"
     r"(?:\s*[（(](?P<parts>[^）)\n]{1,200})[）)])?", re.IGNORECASE)
-_PART = re.compile(r"(?P<n>\d{1,5})\s*(?P<cls>" + _CLS + r")\s*(?P<label>[^+＋]*)", re.IGNORECASE)
+def _label_ok(label: str) -> bool:
+    """A counted label is words ('增量条数', 'Projects covered'), not a time ('01:46')."""
+    return bool(re.search(r"[A-Za-z]{2}|[\u4e00-\u9fff]", label)) and not label.rstrip()[-1:].isdigit()
+
+
+_PART = re.compile(r"(?P<n>\d{1,5})\s*(?P<cls>" + _CLS + r")?\s*(?P<label>[^+＋]*)", re.IGNORECASE)
 _COUNT_SUFFIX = re.compile(r"(?:条数|总数|个数|数量|篇数|件数|数|号|count|number of|total)$", re.IGNORECASE)
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]")
 
@@ -495,6 +506,8 @@ def _entries_for(doc, word: str, summary_lines: set) -> Optional[list]:
     w = word.lower()
     if not w:
         return None
+    if w.endswith("s") and w.isascii():
+        w = w[:-1]          # 'Increments: 5' counts the 'Increment N' entries
     ents = [e for e in doc.entries if e.label.lower().startswith(w) and e.line not in summary_lines]
     if ents:
         return ents
@@ -523,8 +536,10 @@ def _summary_counts(doc) -> list:
         b = doc.blocks[bi]
         for m in _DECL.finditer(b.text):
             label, n = m.group("label"), int(m.group("n"))
+            if not _label_ok(label):
+                continue
             s0 = b.start + m.start("n")
-            e0 = b.start + m.end("cls")
+            e0 = b.start + (m.end("cls") if m.group("cls") else m.end("n"))
             line, col = doc.line_col(s0)
             surface = doc.text[s0:e0]
             if re.search(r"arxiv", label, re.IGNORECASE):
@@ -575,13 +590,16 @@ def _header_counts(doc) -> list:
         if b.role != "header" or b.kind != "paragraph":
             continue
         for m in _DECL.finditer(b.text):
+            if not _label_ok(m.group("label")):
+                continue
             nxt = next((its for its in lists.values()
                         if doc.blocks[its[0].block].line > b.line
                         and doc.blocks[its[0].block].line - b.line <= 2), None)
             if nxt is None or (bi + 1 < len(doc.blocks) and doc.blocks[bi + 1].kind != "bullet"):
                 continue
             items = [Item(doc.blocks[it.block].line, doc.blocks[it.block].text[:40]) for it in nxt if it.depth == 0]
-            s0, e0 = b.start + m.start("n"), b.start + m.end("cls")
+            s0 = b.start + m.start("n")
+            e0 = b.start + (m.end("cls") if m.group("cls") else m.end("n"))
             line, col = doc.line_col(s0)
             out.append(CountStatement("header", line, col, s0, e0, doc.text[s0:e0], int(m.group("n")),
                                       readings=[Reading("bullets", items, len(items), len(items))]))
@@ -783,12 +801,14 @@ def _paren_enumeration(doc, c, counts_in, known) -> Optional[CountStatement]:
         return None
     ps, pe = p[0] + 1, p[1]
     inner = text[ps:pe]
-    if any(ps <= o.start < pe for o in counts_in if o is not c):
+    closed_m = None
+    for closed_m in v["closed_count"].finditer(inner):
+        pass                # the last one: '（#1 已关闭、#2、#3；含 1 个已关闭）'
+    body_end = ps + closed_m.start() if closed_m else pe
+    if any(ps <= o.start < body_end for o in counts_in if o is not c):
         return None         # a count inside: '3 (auto-router fix, 3 PRs same day)' describes, not lists
     noun = _noun_kind(text[c.start:p[0]])
-    partial = bool(v["partial"].search(inner))
-    closed_m = v["closed_count"].search(inner)
-    body_end = ps + closed_m.start() if closed_m else pe
+    partial = bool(v["partial"].search(text[ps:body_end]))
     refs = _refs_between(doc, ps, body_end)
     pieces = _top_split(text, ps, body_end, v["sep"])
     ref_items, names, span = [], [], None
@@ -835,12 +855,13 @@ def _paren_enumeration(doc, c, counts_in, known) -> Optional[CountStatement]:
     if ref_items:
         if len(ref_items) < 2:
             return None     # '639 个近期修复（#17050）': the count's source
-        sure = [it for it, r in ref_items if noun is None or _ref_kind(r, known) == noun]
-        maybe = [it for it, r in ref_items if noun is not None and _ref_kind(r, known) is None]
-        other = len(ref_items) - len(sure) - len(maybe)
-        if noun is not None and other and not sure and not maybe:
+        # 'three fix PRs (#36621, #36627, #36628, #36626)' where #36621 links an issue: the
+        # PRs are counted for sure, the reference of another kind may or may not be meant
+        sure = [it for it, r in ref_items if noun is None or _ref_kind(r, known) in (noun, None)]
+        other = [it for it, r in ref_items if noun is not None and _ref_kind(r, known) not in (noun, None)]
+        if not sure:
             return None
-        items = sure + maybe
+        items = sure + other
         what = {"issue": "issues", "pr": "PRs", "release": "releases"}.get(noun, "listed")
         reading = Reading(what, items, len(sure), 10 ** 6 if partial else len(items))
     elif len(names) >= 2:
@@ -1123,25 +1144,26 @@ def _content(tokens) -> list:
     return [_stem(x) for x in tokens if x not in _STOP]
 
 
-def _mentions(item: str, body_index: dict, body_lines: list) -> list:
-    """Lines of the body that mention ``item``, matched by tokens, forgivingly: the item's
-    name token (its first word with a capital, digit or CJK) must occur, and most of its
-    other content tokens in the same line or the line after (inserted words, reordering,
-    punctuation, a sub-title, a shortened name are all fine)."""
-    toks = _content(_tokens(item))
+def _mentions(item: str, body_index: dict, body_lines: dict) -> list:
+    """Lines of the body that mention ``item``, matched by tokens, forgivingly: most of its name
+    tokens (words written with a capital or a digit: 'OpenRubric', 'HELM', '1.4') and three
+    fifths of all its content tokens, in one line or the line after — so an inserted article or
+    word, reordered words, punctuation, a sub-title or a shortened name still match."""
+    raw = [x for x in _TOKEN.findall(_EMOJI.sub("", item))]
+    toks = _content([x.lower() for x in raw])
     if not toks:
         return []
-    need = max(1, (len(toks) * 3 + 4) // 5)      # three fifths, rounded up
-    cands = None
+    names = {_stem(x.lower()) for x in raw if (x[:1].isupper() or x[:1].isdigit() or any(ch.isupper() for ch in x[1:]))
+             and x.lower() not in _STOP}
+    need = max(1, (len(toks) * 3 + 4) // 5)       # three fifths, rounded up
+    need_names = (len(names) + 1) // 2            # half of the names, rounded up
+    cands = set()
     for t in toks:
-        lines = body_index.get(t)
-        if lines is not None:
-            cands = lines if cands is None else cands | lines
+        cands |= body_index.get(t, set())
     out = []
-    for ln in sorted(cands or ()):
+    for ln in sorted(cands):
         have = body_lines.get(ln, set()) | body_lines.get(ln + 1, set())
-        hit = sum(1 for t in toks if t in have)
-        if hit >= need and (toks[0] in have or hit == len(toks)):
+        if sum(1 for t in toks if t in have) >= need and sum(1 for t in names if t in have) >= need_names:
             out.append(ln)
     return out
 
@@ -1166,28 +1188,17 @@ def _listed_items(doc, claims: list) -> list:
         for t in toks:
             index.setdefault(t, set()).add(ln)
     out = []
+    counts = [c for c in claims if c.kind == "count"]
     for bi in header:
         b = doc.blocks[bi]
-        for g in re.finditer(r"[（(]([^（()）]{3,400})[）)]", b.text):
-            inner = g.group(1)
-            if not re.search(r"\s[+＋]\s", inner):
-                continue
-            gs = b.start + g.start(1)
-            if _earlier(text, b.start, b.start + g.start()):
-                continue        # 'Baseline: …（A + B）', 'Nov 21 already covered … (A + B)'
-            pos = gs
-            for piece in re.split(r"(\s[+＋]\s)", inner):
-                if re.fullmatch(r"\s[+＋]\s", piece):
-                    pos += len(piece)
-                    continue
-                a, z = pos, pos + len(piece)
-                pos = z
-                stripped = piece.strip()
-                if not stripped or v["earlier"].search(stripped):
-                    continue
-                lead = len(piece) - len(piece.lstrip())
-                ln, col = doc.line_col(a + lead)
-                figs = [i for i, c in enumerate(claims) if a <= c.start < z and c.kind != "count"]
+        for a, z, pieces in _header_lists(doc, b, counts):
+            for ps, pe in pieces:
+                stripped = text[ps:pe].strip()
+                if not stripped or v["earlier"].search(stripped) or re.match(r"\d", stripped):
+                    continue    # an earlier day's item; '2 NET-new paper_card' is a part of a count
+                lead = len(text[ps:pe]) - len(text[ps:pe].lstrip())
+                ln, col = doc.line_col(ps + lead)
+                figs = [i for i, c in enumerate(claims) if ps <= c.start < pe and c.kind != "count"]
                 if figs:
                     out.append(ListedItem("header", ln, col, stripped, "figure", claims=figs))
                 elif re.search(r"[A-Za-z]{3}", stripped):
@@ -1212,6 +1223,40 @@ def _listed_items(doc, claims: list) -> list:
             ln, col = doc.line_col(s0)
             found = [e.line for e in doc.entries if re.sub(r"\s+", "", e.label) == re.sub(r"\s+", "", ref.group("ref"))]
             out.append(ListedItem("summary", ln, col, item, "label", found=found))
+    return out
+
+
+_PLUS_SEP = re.compile(r"\s[+＋]\s")
+_COUNTED_BEFORE = re.compile(r"(?<![\w.])(?:\d{1,3}|[两二三四五六七八九十]{1,2})\s?(?:个|条|项|篇|件)?\s?[^()（）\d\n]{0,40}$")
+
+
+def _header_lists(doc, b, counts) -> list:
+    """[(start, end, piece spans)] of the lists a header line announces: '（A + B + C）' with
+    three items or more, or right after a count ('2 new paper_cards (A + B)'); and a labelled
+    list ('本轮新增：A、B、C', 'New this round: A, B'). A list whose clause says it belongs to an
+    earlier day or a baseline ('基线：…（A + B）', 'Nov 21 already covered … (A + B)') is left out."""
+    v = _v()
+    text = doc.text
+    out = []
+    for g in re.finditer(r"[（(]([^（()）]{3,400})[）)]", b.text):
+        gs, ge = b.start + g.start(1), b.start + g.end(1)
+        pieces = _top_split(text, gs, ge, _PLUS_SEP)
+        if len(pieces) < 2 or _earlier(text, b.start, b.start + g.start()):
+            continue
+        # '2 new paper_cards (A + B)': a number, a few words, then the list
+        counted = bool(_COUNTED_BEFORE.search(text, max(b.start, b.start + g.start() - 48), b.start + g.start()))
+        if len(pieces) >= 3 or counted:
+            out.append((gs, ge, pieces))
+    for m in v["header_list"].finditer(b.text):
+        s0 = b.start + m.end()
+        e = re.compile(r"[。！？!?\n]|\.(?=\s|$)|[（(]").search(text, s0, b.end)
+        e0 = e.start() if e else b.end
+        if _earlier(text, b.start, b.start + m.start() + 1):
+            continue
+        sep = re.compile(v["sep"].pattern + r"|\s[+＋]\s")
+        pieces = _top_split(text, s0, e0, sep)
+        if len(pieces) >= 2:
+            out.append((s0, e0, pieces))
     return out
 
 
