@@ -806,7 +806,7 @@ def _paren_enumeration(doc, c, counts_in, known) -> Optional[CountStatement]:
         pass                # the last one: '（#1 已关闭、#2、#3；含 1 个已关闭）'
     body_end = ps + closed_m.start() if closed_m else pe
     if any(ps <= o.start < body_end for o in counts_in if o is not c):
-        return None         # a count inside: '3 (auto-router fix, 3 PRs same day)' describes, not lists
+        return None         # a figure inside: '3 (auto-router fix, 3 PRs same day)', '3 runs (mean, 95% CI)' describe
     noun = _noun_kind(text[c.start:p[0]])
     partial = bool(v["partial"].search(text[ps:body_end]))
     refs = _refs_between(doc, ps, body_end)
@@ -1026,7 +1026,7 @@ def _named_after(doc, c, counts_in) -> Optional[CountStatement]:
     body = text[s:e]
     if not body.strip() or any(s <= o.start < e for o in counts_in):
         return None
-    zh = "、" in _strip_brackets(body)
+    zh = bool(re.search(r"、|[^\x00-\x7f]\s?(?:和|与|及)|(?:和|与|及)\s?[^\x00-\x7f]|\s(?:和|与|及)\s", _strip_brackets(body)))
     if not zh and not re.search(r",\s|\sand\s", body):
         return None
     pieces = _top_split(text, s, e, v["sep"])
@@ -1059,6 +1059,14 @@ def _list_run(doc, lists_by_intro: dict, bi: int) -> list:
     return its
 
 
+def _counts_the_list(tail: str) -> bool:
+    """Is the count the head of the phrase the colon closes ('The four strategies compared:',
+    'two main issues in vLLM through the benchmark above:'), not of a phrase before the listed
+    noun ('two models on the following setups:', '两个模型在以下配置上：')?"""
+    t = _strip_brackets(tail)
+    return not re.search(r"(?i)\b(?:following|these|below)\b|以下|如下|下列|下面", t)
+
+
 def _list_intros(doc, counts: list) -> list:
     """A sentence that ends with a colon and counts the list right after it: 'The four
     strategies compared:', 'results in three significant problems:'."""
@@ -1084,6 +1092,8 @@ def _list_intros(doc, counts: list) -> list:
         if len(mine) != 1 or mine[0].approx or mine[0].bound:
             continue        # '三种及以上策略：' names a kind of item, not how many follow
         c = mine[0]
+        if not _counts_the_list(doc.text[c.end:b.end]):
+            continue        # 'two models on the following setups:': the list is of something else
         readings = []
         if bi in lists:
             its = _list_run(doc, lists, bi)
@@ -1114,8 +1124,10 @@ def _heading_counts(doc, counts: list) -> list:
         lead = re.sub(r"^(?:\d{1,3}(?:\.\d{1,3})*[.、)]?|[一二三四五六七八九十]{1,3}[、.．])\s*", "", lead)
         if lead.strip():
             continue
-        cands = _present_under(doc, k)
-        if cands:
+        # numbered entries or the section's own list; sub-sections may be of another kind
+        # ('## Two approaches' over '### A', '### B', '### Comparison')
+        cands = [r for r in _present_under(doc, k) if r.what in ("entries", "bullets", "table rows")]
+        if cands and not any(r.what == "subsections" for r in _present_under(doc, k)):
             out.append(_enum_statement(doc, c, cands, "section"))
     return out
 
@@ -1194,11 +1206,13 @@ def _listed_items(doc, claims: list) -> list:
         for a, z, pieces in _header_lists(doc, b, counts):
             for ps, pe in pieces:
                 stripped = text[ps:pe].strip()
-                if not stripped or v["earlier"].search(stripped) or re.match(r"\d", stripped):
-                    continue    # an earlier day's item; '2 NET-new paper_card' is a part of a count
                 lead = len(text[ps:pe]) - len(text[ps:pe].lstrip())
-                ln, col = doc.line_col(ps + lead)
                 figs = [i for i, c in enumerate(claims) if ps <= c.start < pe and c.kind != "count"]
+                if not stripped or v["earlier"].search(stripped):
+                    continue    # an earlier day's item
+                if re.match(r"\d", stripped) and not any(claims[i].start == ps + lead for i in figs):
+                    continue    # '2 NET-new paper_card': a part of a count, not an item
+                ln, col = doc.line_col(ps + lead)
                 if figs:
                     out.append(ListedItem("header", ln, col, stripped, "figure", claims=figs))
                 elif re.search(r"[A-Za-z]{3}", stripped):
@@ -1280,6 +1294,9 @@ def read(doc, claims: list) -> Counts:
     st += _heading_counts(doc, counts)
     taken = {(s.start, s.end) for s in st}
     known = _known_kinds(doc)
+    figures_by_block = {}
+    for c in claims:
+        figures_by_block.setdefault(c.block, []).append(c)
     by_block = {}
     for c in counts:
         by_block.setdefault(c.block, []).append(c)
@@ -1291,7 +1308,7 @@ def read(doc, claims: list) -> Counts:
             continue
         if _TIME_AFTER.match(doc.text, c.end):
             continue        # '4 个月未修复': a duration
-        got = _paren_enumeration(doc, c, by_block[c.block], known)
+        got = _paren_enumeration(doc, c, figures_by_block.get(c.block, ()), known)
         if got is None:
             got = _named_before(doc, c)
         if got is None:
