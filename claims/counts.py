@@ -196,69 +196,74 @@ _CELL_COUNT = re.compile(r"^\s*(?:\*\*)?\s*(?P<approx>[~～≈]|约|about\s)?\s*
 def count_claims(doc, claims: list, names=None) -> list:
     """Counts the figure reader leaves out, as claims of kind ``count`` (unit ``item``);
     none overlaps a claim already read or a model or hardware name (``names``: block
-    index -> [(kind, canonical, start, end, surface)])."""
+    index -> [(kind, canonical, start, end, surface)]).  Each pattern scans the text once;
+    a match counts when it lies inside one prose block."""
     v = _v()
     text = doc.text
-    taken = sorted((c.start, c.end) for c in claims)
-    out = []
-    for bi, b in enumerate(doc.blocks):
-        if b.kind not in _PROSE or b.end <= b.start:
-            continue
-        t = b.text
-        spans = taken
-        ents = (names or {}).get(bi) or ()
-        masked = list(b.masked) + [(s, e) for _, _, s, e, _ in ents]
+    prose = [bi for bi, b in enumerate(doc.blocks) if b.kind in _PROSE and b.end > b.start]
+    starts = [doc.blocks[bi].start for bi in prose]
+    found = {}          # block index -> [(start, end, value, approx, bound)]
 
-        def ok(s, e):
-            if not _free(spans, s, e):
-                return False
-            return not any(ms < e and s < me for ms, me in masked)
+    def block_of(s, e):
+        k = bisect_right(starts, s) - 1
+        if k < 0:
+            return None
+        b = doc.blocks[prose[k]]
+        return prose[k] if s < b.end and e <= b.end else None
 
-        found = []
-        if b.kind == "table_cell" and b.table is not None and b.cell:
-            tab = doc.tables[b.table]
-            m = _CELL_COUNT.match(t)
-            if m and count_column(tab, b.cell) and b.row not in (None, 0):
+    def add(s, e, *rest):
+        bi = block_of(s, e)
+        if bi is not None:
+            found.setdefault(bi, []).append((s, e) + rest)
+
+    for bi in prose:
+        b = doc.blocks[bi]
+        if b.kind == "table_cell" and b.table is not None and b.cell and b.row not in (None, 0):
+            m = _CELL_COUNT.match(b.text)
+            if m and count_column(doc.tables[b.table], b.cell):
                 rest = m.group("rest")
                 if not rest or rest.startswith(("（", "(")):
-                    s = b.start + m.start("approx") if m.group("approx") else b.start + m.start("n")
+                    s = b.start + (m.start("approx") if m.group("approx") else m.start("n"))
                     e = b.start + (m.end("plus") if m.group("plus") else m.end("n"))
-                    found.append((s, e, int(m.group("n")), bool(m.group("approx")), "ge" if m.group("plus") else None))
-        if any("\u4e00" <= ch <= "\u9fff" for ch in t[:2000]):
-            for m in v["zh"].finditer(text, b.start, b.end):
-                if v["zh_not_before"].search(text, max(b.start, m.start() - 1), m.start()):
-                    continue
-                n = _int(m.group("n"))
-                if n is None or n < 2:
-                    continue
-                found.append((m.start(), m.end(), n) + _qual(text, m.start(), b.start, m.end()))
-        if "+" in t or "多" in t:
-            for m in v["digit_plus"].finditer(text, b.start, b.end):
-                if v["zh_time_after"].match(text, m.end()):
-                    continue
-                found.append((m.start(), m.end(), int(m.group("n")), False, "ge" if m.group("plus") else "gt"))
-        if any(ch.isdigit() for ch in t):
-            for m in v["digit_noun"].finditer(text, b.start, b.end):
-                if m.group("plus"):
-                    found.append((m.start(), m.end(), int(m.group("n")), False, "ge"))
-                    continue
-                found.append((m.start(), m.end(), int(m.group("n"))) + _qual(text, m.start(), b.start))
-        if t.isascii() or any(ch.isascii() and ch.isalpha() for ch in t):
-            for m in v["en"].finditer(text, b.start, b.end):
-                noun = m.group("noun")
-                mods = m.group("mods").replace("-", " ").split()
-                if noun.lower() in v["en_not_nouns"] or any(x.lower() in v["en_not_mods"] for x in mods):
-                    continue
-                if m.group("mods").startswith("-"):
-                    continue        # 'two-stage pipelines': a compound word, not a count
-                n = _int(m.group("n"))
-                if n is None:
-                    continue
-                found.append((m.start(), m.end(), n) + _qual(text, m.start(), b.start, m.end()))
-        for s, e, n, approx, bound in sorted(found, key=lambda f: (f[0], -f[1])):
-            if not ok(s, e) or any(s < e2 and s2 < e for s2, e2, *_ in
-                                   ((c.start, c.end) for c in out if c.block == bi)):
+                    found.setdefault(bi, []).append((s, e, int(m.group("n")), bool(m.group("approx")),
+                                                     "ge" if m.group("plus") else None))
+    for m in v["zh"].finditer(text):
+        if m.start() and v["zh_not_before"].match(text, m.start() - 1):
+            continue
+        n = _int(m.group("n"))
+        if n is not None and n >= 2:
+            add(m.start(), m.end(), n, *_qual(text, m.start(), 0, m.end()))
+    for m in v["digit_plus"].finditer(text):
+        if not v["zh_time_after"].match(text, m.end()):
+            add(m.start(), m.end(), int(m.group("n")), False, "ge" if m.group("plus") else "gt")
+    for m in v["digit_noun"].finditer(text):
+        if m.group("plus"):
+            add(m.start(), m.end(), int(m.group("n")), False, "ge")
+        else:
+            add(m.start(), m.end(), int(m.group("n")), *_qual(text, m.start(), 0))
+    for m in v["en"].finditer(text):
+        mods = m.group("mods")
+        if m.group("noun").lower() in v["en_not_nouns"] or mods.startswith("-") or \
+                any(x.lower() in v["en_not_mods"] for x in mods.replace("-", " ").split()):
+            continue        # 'two weeks', 'two-stage pipelines', 'two of the …'
+        n = _int(m.group("n"))
+        if n is not None:
+            add(m.start(), m.end(), n, *_qual(text, m.start(), 0, m.end()))
+    taken = sorted((c.start, c.end) for c in claims)
+    out = []
+    for bi in sorted(found):
+        b = doc.blocks[bi]
+        masked = list(b.masked) + [(s, e) for _, _, s, e, _ in ((names or {}).get(bi) or ())]
+        mine = []
+        for s, e, n, approx, bound in sorted(found[bi], key=lambda f: (f[0], -f[1])):
+            if s < b.start or not _free(taken, s, e) or any(ms < e and s < me for ms, me in masked) \
+                    or any(s < e2 and s2 < e for s2, e2 in mine):
                 continue
+            if approx or bound:
+                # the qualifier must lie in the same block
+                q_approx, q_bound = _qual(text, s, b.start, e)
+                approx, bound = (q_approx, q_bound) if (q_approx or q_bound) else (approx, bound)
+            mine.append((s, e))
             out.append(_count_claim(doc, bi, s, e, n, approx, bound))
     return out
 
@@ -586,16 +591,15 @@ def _header_counts(doc) -> list:
     lists = {}
     for it in doc.items:
         lists.setdefault(it.list_id, []).append(it)
+    first = {its[0].block: its for its in lists.values()}
     for bi, b in enumerate(doc.blocks):
-        if b.role != "header" or b.kind != "paragraph":
+        if b.role != "header" or b.kind != "paragraph" or (":" not in b.text and "：" not in b.text):
             continue
+        nxt = first.get(bi + 1)
+        if nxt is None or doc.blocks[bi + 1].line - b.line > 2:
+            continue        # the count must be right above its list
         for m in _DECL.finditer(b.text):
             if not _label_ok(m.group("label")):
-                continue
-            nxt = next((its for its in lists.values()
-                        if doc.blocks[its[0].block].line > b.line
-                        and doc.blocks[its[0].block].line - b.line <= 2), None)
-            if nxt is None or (bi + 1 < len(doc.blocks) and doc.blocks[bi + 1].kind != "bullet"):
                 continue
             items = [Item(doc.blocks[it.block].line, doc.blocks[it.block].text[:40]) for it in nxt if it.depth == 0]
             s0 = b.start + m.start("n")
@@ -1191,14 +1195,18 @@ def _listed_items(doc, claims: list) -> list:
     summary = _summary_blocks(doc)
     skip_lines = {doc.blocks[bi].line for bi in header + summary}
     index, per_line = {}, {}
-    for bi, b in enumerate(doc.blocks):
-        if b.line in skip_lines:
-            continue
-        toks = set(_content(_tokens(b.text)))
-        ln = b.line
-        per_line.setdefault(ln, set()).update(toks)
-        for t in toks:
-            index.setdefault(t, set()).add(ln)
+
+    def body_index():
+        # the body's tokens by line, built only when a header lists a named item
+        if not per_line:
+            for b in doc.blocks:
+                if b.line in skip_lines:
+                    continue
+                toks = set(_content(_tokens(b.text)))
+                per_line.setdefault(b.line, set()).update(toks)
+                for t in toks:
+                    index.setdefault(t, set()).add(b.line)
+        return index, per_line
     out = []
     counts = [c for c in claims if c.kind == "count"]
     for bi in header:
@@ -1218,7 +1226,7 @@ def _listed_items(doc, claims: list) -> list:
                 elif re.search(r"[A-Za-z]{3}", stripped):
                     # a named item ('SGLang', 'FP8 KV cache'); free Chinese prose is not checked
                     out.append(ListedItem("header", ln, col, stripped, "text",
-                                          found=_mentions(stripped, index, per_line)))
+                                          found=_mentions(stripped, *body_index())))
     labels = {re.sub(r"\s+", "", e.label) for e in doc.entries}
     for bi in summary:
         b = doc.blocks[bi]
