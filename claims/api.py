@@ -12,6 +12,7 @@ the comparisons.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from .model import Document
 
@@ -21,7 +22,19 @@ class Analysis:
     document: Document
     claims: list = field(default_factory=list)        # list[Claim], in text order
     comparisons: list = field(default_factory=list)   # list[Comparison]
+    # facet -> (line, surface) the document names anywhere: filled on first use by
+    # ``named_facets`` (most checks never ask)
+    named: Optional[dict] = field(default=None, repr=False, compare=False)
     counts: object = None      # claims.counts.Counts: declared counts and what they count
+
+    def named_facets(self) -> dict:
+        """facet -> (line, surface) of the first mention of its most named value anywhere in
+        the document outside code, URLs and other masked text ('H100' named four times, not
+        the 'H20' a paragraph mentions once), plus what the figures' scopes gave them."""
+        if self.named is None:
+            from .scopes import document_facets
+            self.named = document_facets(self.document, self.claims)
+        return self.named
 
 
 def _find_figures():
@@ -34,6 +47,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate
     from .counts import count_claims, read as read_counts
+    from .nature import classify
     from .segment import segment
 
     from .entities import Covered, find_entities_in_spans
@@ -63,6 +77,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
         claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
     comparisons = annotate(doc, claims, names)
+    classify(doc, claims)
     return Analysis(document=doc, claims=claims, comparisons=comparisons, counts=read_counts(doc, claims))
 
 
