@@ -46,7 +46,7 @@ def _find_figures():
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate
-    from .counts import count_claims, read as read_counts
+    from .counts import count_claims, merge_counts, read as read_counts
     from .nature import classify
     from .segment import segment
 
@@ -70,14 +70,15 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             c.line, c.col = doc.line_col(c.start)
             c.block = bi
             claims.append(c)
-    # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read
-    for c in count_claims(doc, claims, names):
-        c.path = p
-        c.line, c.col = doc.line_col(c.start)
-        claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
+    # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
+    # they are counts of items, not figures with context: they join after annotate and classify
+    counts = count_claims(doc, claims, names)
     comparisons = annotate(doc, claims, names)
     classify(doc, claims)
+    for c in counts:
+        c.path = p
+    claims = merge_counts(claims, counts, comparisons)
     return Analysis(document=doc, claims=claims, comparisons=comparisons, counts=read_counts(doc, claims))
 
 

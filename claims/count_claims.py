@@ -17,24 +17,27 @@ _PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
 
 def _qualifiers(text: str, start: int) -> tuple:
     """(approx, bound, start) from the words right before a count ('约', '~', 'at least')."""
-    v = vocab()
-    head = text[max(0, start - 24):start]
-    stripped = head.rstrip()
-    for a in v["approx"]:
-        if stripped.lower().endswith(a.lower()) and (not a[-1].isalpha() or not a.isascii()
-                                                     or len(stripped) == len(a) or not stripped[-len(a) - 1].isalnum()):
-            return True, None, start - (len(head) - len(stripped)) - len(a)
-    for a, k in v["bounds"]:
-        if stripped.lower().endswith(a.lower()) and (not a[-1].isalpha() or not a.isascii()
-                                                     or len(stripped) == len(a) or not stripped[-len(a) - 1].isalnum()):
-            return False, k, start - (len(head) - len(stripped)) - len(a)
+    head = text[max(0, start - 24):start].rstrip()
+    low = head.lower()
+    for word, bound in vocab()["before"]:
+        if low.endswith(word):
+            k = len(head) - len(word)
+            if word[0].isascii() and word[0].isalpha() and k > 0 and head[k - 1].isalpha():
+                continue    # 'about' inside 'roundabout'
+            s = start - (len(text[max(0, start - 24):start]) - k)
+            return bound is None, bound, s
     return False, None, start
 
 
 def _count_claim(doc, bi: int, s: int, e: int, value: int, approx=False, bound=None) -> Claim:
-    return Claim(path=None, line=0, col=0, start=s, end=e, surface=doc.text[s:e], kind="count",
+    """A count of items: its place in the document, never the conditions of a performance figure."""
+    b = doc.blocks[bi]
+    line, col = doc.line_col(s)
+    return Claim(path=None, line=line, col=col, start=s, end=e, surface=doc.text[s:e], kind="count",
                  value=float(value), unit="item", base_value=float(value), base_unit="item",
-                 approx=approx, bound=bound, block=bi)
+                 approx=approx, bound=bound, block=bi, role=b.role, nature="count",
+                 section=doc.sections[b.section].title if b.section is not None else None,
+                 entry=doc.entries[b.entry].label if b.entry is not None else None)
 
 
 def _free(spans, s, e) -> bool:
@@ -81,11 +84,12 @@ def count_claims(doc, claims: list, names=None) -> list:
         if bi is not None:
             found.setdefault(bi, []).append((s, e) + rest)
 
-    for bi in prose:
-        b = doc.blocks[bi]
-        if b.kind == "table_cell" and b.table is not None and b.cell and b.row not in (None, 0):
+    for t in doc.tables:
+        cols = {cell.column for cell in t.header if cell.column and count_column(t, cell.column)}
+        for bi in (c.block for r in t.rows for c in r.cells if cols and c.column in cols and c.block is not None):
+            b = doc.blocks[bi]
             m = CELL_COUNT.match(b.text)
-            if m and count_column(doc.tables[b.table], b.cell):
+            if m:
                 rest = m.group("rest")
                 if not rest or rest.startswith(("（", "(")):
                     s = b.start + (m.start("approx") if m.group("approx") else m.start("n"))
@@ -93,7 +97,7 @@ def count_claims(doc, claims: list, names=None) -> list:
                     found.setdefault(bi, []).append((s, e, int(m.group("n")), bool(m.group("approx")),
                                                      "ge" if m.group("plus") else None))
     for m in v["zh"].finditer(text):
-        if m.start() and v["zh_not_before"].match(text, m.start() - 1):
+        if m.start() and (text[m.start() - 1] in v["zh_glued"] or v["zh_not_before"].match(text, m.start() - 1)):
             continue
         n = to_int(m.group("n"))
         if n is not None and n >= 2:
@@ -107,6 +111,8 @@ def count_claims(doc, claims: list, names=None) -> list:
         else:
             add(m.start(), m.end(), int(m.group("n")), *_qual(text, m.start(), 0))
     for m in v["en"].finditer(text):
+        if m.group("n").lower() not in v["en_numbers"] or (m.start() and text[m.start() - 1].isalnum()):
+            continue        # 'Sine', 'often': not a number word
         mods = m.group("mods")
         if m.group("noun").lower() in v["en_not_nouns"] or mods.startswith("-") or \
                 any(x.lower() in v["en_not_mods"] for x in mods.replace("-", " ").split()):
@@ -118,19 +124,32 @@ def count_claims(doc, claims: list, names=None) -> list:
     out = []
     for bi in sorted(found):
         b = doc.blocks[bi]
-        masked = list(b.masked) + [(s, e) for _, _, s, e, _ in ((names or {}).get(bi) or ())]
-        mine = []
+        masked = sorted(list(b.masked) + [(s, e) for _, _, s, e, _ in ((names or {}).get(bi) or ())])
+        last = -1
         for s, e, n, approx, bound in sorted(found[bi], key=lambda f: (f[0], -f[1])):
-            if s < b.start or not _free(taken, s, e) or any(ms < e and s < me for ms, me in masked) \
-                    or any(s < e2 and s2 < e for s2, e2 in mine):
+            if s < b.start or s < last or not _free(taken, s, e) or not _free(masked, s, e):
                 continue
             if approx or bound:
                 # the qualifier must lie in the same block
                 q_approx, q_bound = _qual(text, s, b.start, e)
                 approx, bound = (q_approx, q_bound) if (q_approx or q_bound) else (approx, bound)
-            mine.append((s, e))
+            last = e
             out.append(_count_claim(doc, bi, s, e, n, approx, bound))
     return out
+
+
+def merge_counts(claims: list, counts: list, comparisons: list) -> list:
+    """The claims and the count claims in one list sorted by offset; the comparisons' claim
+    indices follow their claims."""
+    merged = sorted(range(len(claims) + len(counts)), key=lambda i: (
+        (claims[i] if i < len(claims) else counts[i - len(claims)]).start,
+        (claims[i] if i < len(claims) else counts[i - len(claims)]).end))
+    new_index = {old: new for new, old in enumerate(merged)}
+    for cmp in comparisons:
+        cmp.left, cmp.right = new_index[cmp.left], new_index[cmp.right]
+        if cmp.gap is not None:
+            cmp.gap = new_index[cmp.gap]
+    return [claims[i] if i < len(claims) else counts[i - len(claims)] for i in merged]
 
 
 def _qual(text, start, floor, end=None):

@@ -204,9 +204,13 @@ def named_before(doc, c) -> Optional[CountStatement]:
         i -= 1
     if i <= b.start or v["not_name_end"].search(text, max(b.start, i - 1), i):
         return None     # '大约有 250 个', '等 4+ 个': no name right before the count
-    # walk back to the clause start, skipping brackets and inline code
+    # walk back to the clause start, skipping brackets and inline code (an enumeration of
+    # names is short: the walk stops within a few hundred characters)
     depth, code, j = 0, False, i
-    while j > b.start:
+    floor = max(b.start, i - 300)
+    if "、" not in text[floor:i]:
+        return None
+    while j > floor:
         ch = text[j - 1]
         if ch == "`":
             code = not code
@@ -221,6 +225,8 @@ def named_before(doc, c) -> Optional[CountStatement]:
         elif depth == 0 and (_CLAUSE_START.match(text, j - 1) or text[j - 2:j] in ("——", "**")):
             break
         j -= 1
+    if j == floor and floor > b.start:
+        return None
     seg = text[j:i]
     if "、" not in strip_brackets(seg) or v["partial"].search(strip_brackets(seg)):
         return None
@@ -332,7 +338,8 @@ def list_intros(doc, counts: list) -> list:
             readings.append(Reading("list items", [Item(x.line, x.text[:40]) for x in tops], len(tops), len(tops)))
         if bi in tables_by_caption:
             rows = tables_by_caption[bi].rows
-            readings.append(Reading("table rows", [Item(r.line, "") for r in rows], len(rows), len(rows)))
+            readings.append(Reading("table rows", [Item(r.line, next((x.text[:40] for x in r.cells if x.text), ""))
+                                                  for r in rows], len(rows), len(rows)))
         out.append(enum_statement(doc, c, readings, "list_intro"))
     return out
 

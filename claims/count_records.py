@@ -13,7 +13,7 @@ UNBOUNDED = 10 ** 6
 class Item:
     """One thing a count counts: an entry, a list item, a reference, a name."""
     line: int
-    text: str                  # as written: '增量 2', '#12345', 'b10327', 'vLLM'
+    surface: str               # as written: '增量 2', '#12345', 'b10327', 'vLLM'
     col: int = 1
     closed: bool = False       # marked closed next to it ('CLOSED', '已关闭')
 
@@ -44,6 +44,7 @@ class CountStatement:
     bound: Optional[str] = None     # 'ge' ('N+'), 'gt' ('20 多'), 'le', 'lt'
     readings: list = field(default_factory=list)   # list[Reading]
     label: str = ""            # what the count is of, as written ('SGLang · Issues', '个 PR')
+    scope: str = ""            # the part of the document its items come from ('SGLang'), if not all
 
 
 @dataclass

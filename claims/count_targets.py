@@ -148,6 +148,10 @@ def _parts(doc, labels: list) -> dict:
     return out
 
 
+def _row_name(row) -> str:
+    return next((c.text[:40] for c in row.cells if c.text), "")
+
+
 def present_under(doc, k: int) -> list:
     """Readings of the items under section k: entries, sub-sections, table rows, top-level
     list items (the reading that gives the declared number is the one meant)."""
@@ -164,13 +168,13 @@ def present_under(doc, k: int) -> list:
         out.append(Reading("subsections", [Item(t.line, t.title) for t in subs], len(subs), len(subs)))
     rows = [r for t in doc.tables if s.line < t.line <= end for r in t.rows]
     if rows:
-        out.append(Reading("table rows", [Item(r.line, "") for r in rows], len(rows), len(rows)))
+        out.append(Reading("table rows", [Item(r.line, _row_name(r)) for r in rows], len(rows), len(rows)))
     # top-level bullets of the section's own text (not the packed points of its entries)
     bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and doc.blocks[it.block].entry is None
           and s.line < doc.blocks[it.block].line <= end]
     bl = [b for k, b in enumerate(bl) if k == 0 or bl[k - 1].line != b.line]
     if bl:
-        out.append(Reading("bullets", [Item(b.line, "") for b in bl], len(bl), len(bl)))
+        out.append(Reading("bullets", [Item(b.line, b.text[:40]) for b in bl], len(bl), len(bl)))
     return out
 
 
@@ -358,6 +362,9 @@ def _note_rows(doc, notes, labels) -> tuple:
     return cited, exempt
 
 
+MAX_TABLE_ROWS = 60
+
+
 def table_counts(doc, counts: list) -> list:
     """A per-project table of Issue / PR counts against the references of each project's part
     of the document, when the table or its note says it counts the items the document cites."""
@@ -378,11 +385,14 @@ def table_counts(doc, counts: list) -> list:
                 if v["population"].search(rest):
                     continue        # 'Issues 活跃度 (新品及高优)', 'Issues 动态': not the cited items
                 cols[cell.column] = (kind, bool(v["cited"].search(rest)))
-        if not cols or not t.rows:
-            continue
+        if not cols or not t.rows or len(t.rows) > MAX_TABLE_ROWS:
+            continue        # a per-project summary is a short table
         labels = [plain(r.cells[0].text) for r in t.rows if r.cells and plain(r.cells[0].text)]
         notes = _table_notes(doc, k)
         note_cited, exempt = _note_rows(doc, notes, labels)
+        if not (note_cited or any(head for _, head in cols.values()) or any(
+                v["cited"].search(c.text) for r in t.rows for c in r.cells if c.column in cols)):
+            continue        # the table does not say it counts the items the document cites
         parts = _parts(doc, labels)
         if known is None:
             known = known_kinds(doc)
@@ -421,5 +431,5 @@ def table_counts(doc, counts: list) -> list:
                     reading = Reading("issues" if kind == "issue" else "PRs", [], 0, 0)
                 head = t.column_name(cell.column)
                 out.append(CountStatement("table", c.line, c.col, c.start, c.end, c.surface, int(c.value),
-                                          c.approx, c.bound, [reading], f"{lab} · {plain(head)}"))
+                                          c.approx, c.bound, [reading], f"{lab} · {plain(head)}", lab))
     return out

@@ -22,18 +22,26 @@ def vocab():
     time_after = "|".join(re.escape(c) for c in d["zh_time_after"])
     refn = d["ref_nouns"]
     return {
-        "zh": re.compile(r"(?<![一二三四五六七八九十百千万两\d])(?P<n>%s)\s?(?P<cls>%s)(?!%s)" % (d["zh_numerals"], cls, time_after)),
+        # the patterns start with a character class, so a scan skips ahead to it; the tests
+        # on the character before a match are made on the match (a leading look-behind
+        # would be tried at every position)
+        "zh": re.compile(r"(?P<n>%s)\s?(?P<cls>%s)(?!%s)" % (d["zh_numerals"], cls, time_after)),
+        "zh_glued": "一二三四五六七八九十百千万两0123456789",
         "zh_not_before": re.compile(d["zh_not_before"]),
-        "en": re.compile(r"\b(?P<n>%s)\b(?P<mods>(?:[ \t-]+[A-Za-z][\w-]*){0,2}?)[ \t]+(?P<noun>[A-Za-z][\w-]*[a-z]s|[A-Z]{2,5}s)\b"
-                         % "|".join(d["en_numbers"]), re.IGNORECASE),
+        "en": re.compile(r"(?P<n>[%s](?:%s))\b(?P<mods>(?:[ \t-]+[A-Za-z][\w-]*){0,2}?)[ \t]+(?P<noun>[A-Za-z][\w-]*[a-z]s|[A-Z]{2,5}s)\b"
+                         % ("".join(sorted({w[0] + w[0].upper() for w in d["en_numbers"]})),
+                            "|".join(sorted({w[1:] for w in d["en_numbers"]}, key=len, reverse=True)))),
+        "en_numbers": set(d["en_numbers"]),
         "en_not_nouns": set(d["en_not_nouns"]),
         "en_not_mods": set(d["en_not_modifiers"]),
         "digit_noun": re.compile(r"(?<![\w.#/=-])(?P<n>\d{1,5})(?P<plus>\+)?[ \t]?(?P<noun>%s)\b" % d["digit_nouns"]),
         # '20+ 个修复 PR', '90+ 评论', '20 多个': digits, '+' or '多', then a classifier or a CJK noun
         "digit_plus": re.compile(r"(?<![\w.#/~=-])(?P<n>\d{1,5})(?:(?P<plus>\+)|\s?多)(?![\d+])(?:\s?(?:%s))?(?=\s?[\u4e00-\u9fffA-Za-z])" % cls),
         "zh_time_after": re.compile(r"\s?(?:%s)" % time_after),
-        "approx": approx,
-        "bounds": bounds,
+        # words right before a count ('约 ', 'at least '): word -> bound (None: an approximation),
+        # looked up by the end of the text before the count, longest first
+        "before": sorted({**{a.lower(): None for a in approx}, **{a.lower(): k for a, k in bounds}}.items(),
+                         key=lambda kv: -len(kv[0])),
         "ref_nouns": {k: re.compile(v) for k, v in refn.items()},
         "population": re.compile(d["population_words"]),
         "cited": re.compile(d["cited_words"]),

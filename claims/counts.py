@@ -24,14 +24,14 @@ Where more than one reading is reasonable (linked references only, or also the b
 """
 from __future__ import annotations
 
-from .count_claims import count_claims
+from .count_claims import count_claims, merge_counts
 from .count_lists import heading_counts, list_intros, named_after, named_before, paren_enumeration
 from .count_records import CountStatement, Counts, Item, ListedItem, Reading
 from .count_targets import header_counts, known_kinds, section_counts, summary_counts, table_counts
 from .count_lists import TIME_AFTER
 from .listed_items import listed_items
 
-__all__ = ["count_claims", "read", "Counts", "CountStatement", "Item", "ListedItem", "Reading"]
+__all__ = ["count_claims", "merge_counts", "read", "Counts", "CountStatement", "Item", "ListedItem", "Reading"]
 
 
 def read(doc, claims: list) -> Counts:

@@ -80,7 +80,7 @@ class Declared:
     DEFAULTS = {"approx_rel": 0.25, "approx_abs": 2}
     FIELDS = {"what": str, "declared": int, "actual": int, "differs": bool, "counted": str}
     WHEN = {"field": "differs", "eq": True}
-    VARS = {"counted_text", "where", "actual_text", "of"}
+    VARS = {"counted_text", "where", "actual_text", "of", "scope_text"}
 
     @staticmethod
     def facts(rule, ctx):
@@ -98,8 +98,8 @@ class Declared:
                 n = st.value
             actual_text = str(n)      # the nearest number a reading gives (evidence lists the items)
             yield _fact(doc, lang, st.what, st.line, st.col, st.surface, st.value, int(n), not holds,
-                        reading.what, [(it.line, it.text) for it in reading.items], actual_text,
-                        st.label, _occurrence(seen, f"count:{st.what}:{st.label}:{st.surface}"))
+                        reading.what, [(it.line, it.surface) for it in reading.items], actual_text,
+                        st.label, _occurrence(seen, f"count:{st.what}:{st.label}:{st.surface}"), st.scope)
         claims = list(an.claims)
         for d in _ar.find_sums(doc.text, claims):
             whole = claims[d.stated]
@@ -114,7 +114,8 @@ class Declared:
                         _occurrence(seen, f"count:parts_sum:{whole.surface}"))
 
 
-def _fact(doc, lang, what, line, col, surface, declared, actual, differs, counted, items, actual_text, of, key):
+def _fact(doc, lang, what, line, col, surface, declared, actual, differs, counted, items, actual_text, of, key,
+          scope=""):
     ev = [{"path": doc.path, "line": ln, "col": 1, "surface": str(s), "note": counted} for ln, s in items[:12]]
     lines = sorted({ln for ln, _ in items})
     where = ", ".join(str(ln) for ln in lines[:12]) + (" …" if len(lines) > 12 else "")
@@ -124,12 +125,16 @@ def _fact(doc, lang, what, line, col, surface, declared, actual, differs, counte
         "differs": bool(differs), "counted": counted,
         "_side": {"evidence": ev, "vars": {"counted_text": _COUNTED[lang].get(counted, counted),
                                            "where": where or "-", "actual_text": actual_text,
-                                           "of": _OF[lang](of)}},
+                                           "of": _OF[lang](of), "scope_text": _SCOPE[lang](scope)}},
     }
 
 
 _OF = {"en": lambda label: f"the '{label}' cell" if label else "this line",
        "zh": lambda label: f"表格中“{label}”一格" if label else "此处"}
+
+
+_SCOPE = {"en": lambda scope: f"the {scope} part" if scope else "the document",
+          "zh": lambda scope: f"{scope} 部分" if scope else "文中"}
 
 
 _WHERE = {"zh": {"header": "开头", "summary": "摘要"}, "en": {"header": "header", "summary": "summary"}}
