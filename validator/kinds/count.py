@@ -76,7 +76,7 @@ class Declared:
     NAME = "count.declared"
     PARAMS = {"approx_rel": float, "approx_abs": int}
     # '~13 issues' admits 13 ± max(2, 25%): the people who write '~' round generously, and a
-    # count that is 'about' right is not a finding; a third off is
+    # count that is 'about' right is not a finding, one a third off is
     DEFAULTS = {"approx_rel": 0.25, "approx_abs": 2}
     FIELDS = {"what": str, "declared": int, "actual": int, "differs": bool, "counted": str}
     WHEN = {"field": "differs", "eq": True}
