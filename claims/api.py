@@ -12,6 +12,7 @@ the comparisons.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from .model import Document
 
@@ -21,6 +22,9 @@ class Analysis:
     document: Document
     claims: list = field(default_factory=list)        # list[Claim], in text order
     comparisons: list = field(default_factory=list)   # list[Comparison]
+    # the document's names and arXiv titles (claims.names.DocumentNames), read on first use
+    # by claims.names.read(analysis): a run that checks no entity rule never reads them
+    names: Optional[object] = None
 
 
 def _find_figures():

@@ -1,70 +1,451 @@
 """Entity kinds (CV6xx): one name spelled two ways, one arXiv id given two titles.
 
-``entity.spelling`` yields one fact per suspect spelling found by
-``validator.spelling.find_misspellings`` (the guards against distinct names live there;
-the thresholds are rule params).  ``entity.arxiv_title`` yields one fact per arXiv id
-that the document titles in two incompatible ways.
+Both judge what ``claims.names`` read from the document model: the names of the prose
+(with checkpoint ids and their organisation) and the titles the document gives each arXiv id.
+
+``entity.spelling`` compares the spellings of a document pairwise, within an edit budget
+(optimal-string-alignment distance, rapidfuzz), and reports the spelling the context does
+not support, whichever is rarer: a pipeline repeats a typo, so the misspelling can be the
+common form.  What supports a spelling, strongest first:
+
+- the vocabulary (``claims/data/names.yaml`` and the systems and hardware of
+  ``entities.yaml``): 'Trition' beside 'Triton', however often each is written;
+- a published checkpoint id: ``Qwen/Qwen-32B`` drops the generation of ``Qwen/Qwen3-32B``,
+  which the vocabulary lists and which it does not;
+- an arXiv title the document gives: the spelling inside the paper's title;
+- the document's majority: the other spelling is written more often, and the suspect at
+  most ``max_rare`` times.
+
+Guards keep distinct things apart, and win over every kind of support:
+
+- case, hyphen, dot and space differences are one name written differently
+  (``EAGLE-3``/``EAGLE3``, ``Pytorch``/``PyTorch``);
+- other digits are other products (``H100``/``H200``, ``Qwen3``/``Qwen2``, a version suffix
+  ``Qwen2``/``Qwen2.5``), except a last digit written twice after a name read elsewhere
+  with one (``Grok-11`` beside ``Grok-1``: a repeated key or a footnote mark run in);
+- one spelling extending the other is a variant (``GPT-4``/``GPT-4o``);
+- a short code segment that differs marks a variant (``MiniMax-M3``/``MiniMax-H3``);
+- plurals, an acronym against a word (``GEMMs``/``Gemma``), two names of the vocabulary
+  (``Mistral``/``Mixtral``), and an English word one edit from a name (``Touch``/``Torch``).
 """
 from __future__ import annotations
 
-from .. import arxiv as _ax
-from .. import spelling as _sp
+from claims import names as _names
 
-_KNOWN = None
-
-
-def _known():
-    global _KNOWN
-    if _KNOWN is None:
-        _KNOWN = _sp.load_entities()
-    return _KNOWN
+# what can support one spelling against the other, strongest first
+_BASES = ("vocabulary", "checkpoint", "title", "doubled", "dictionary", "majority", "tie")
 
 
-def line_col(doc, offset: int) -> tuple:
-    """1-based (line, col) of an offset, whether or not the segmenter filled line_starts."""
-    if doc.line_starts:
-        return doc.line_col(offset)
-    line = doc.text.count("\n", 0, offset) + 1
-    return line, offset - (doc.text.rfind("\n", 0, offset) + 1) + 1
+def _phrase(rule, ctx, basis: str, values: dict) -> str:
+    """The rule's phrase for ``basis`` in the message language, its {placeholders} filled."""
+    phrases = rule.params.get("support") or {}
+    by_lang = phrases.get(basis) or {}
+    text = str(by_lang.get(ctx.lang) or by_lang.get("en") or "")
+    for k, v in values.items():
+        text = text.replace("{" + k + "}", str(v))
+    return text
+
+
+class _Group:
+    """The spellings of one name that differ only in case and separators."""
+    __slots__ = ("flat", "forms", "names", "known", "word_only", "in_title", "org")
+
+    def __init__(self, flat):
+        self.flat = flat
+        self.forms = []
+        self.names = []
+        self.known = ""
+        self.word_only = True
+        self.in_title = False
+        self.org = ""
+
+    @property
+    def text(self):
+        """The group's most frequent spelling (the first written on a tie)."""
+        counts = {}
+        for n in self.names:
+            counts[n.text] = counts.get(n.text, 0) + 1
+        return max(counts, key=lambda t: (counts[t], -next(n.start for n in self.names if n.text == t)))
+
+    @property
+    def first(self):
+        return self.names[0]
+
+
+def _groups(dn, p, also_known) -> dict:
+    min_len = int(p["min_len"])
+    title_spans = [(t.start, t.start + len(t.text)) for ts in dn.titles.values() for t in ts]
+    groups: dict = {}
+    for n in dn.names:
+        f = dn.forms[n.text]
+        if f.file_like or len(f.name) < min_len:
+            continue
+        known = f.known or also_known.get(f.name.lower(), "")
+        if f.shape != "name" and not known and f.shape != "word":
+            continue                # a lower-case word that is no name
+        g = groups.get(f.flat)
+        if g is None:
+            g = groups[f.flat] = _Group(f.flat)
+            g.org = f.org
+        if f not in g.forms:
+            g.forms.append(f)
+        g.names.append(n)
+        g.known = g.known or known
+        if f.shape == "name" or known:
+            g.word_only = False
+        if not g.in_title and any(s <= n.start < e for s, e in title_spans):
+            g.in_title = True
+    return groups
+
+
+# ---------------------------------------------------------------- guards
+
+def _plural(a, b) -> bool:
+    return any(f.plural_of == b.flat for f in a.forms) or any(f.plural_of == a.flat for f in b.forms)
+
+
+def _short_segment_differs(a, b) -> bool:
+    """'MiniMax-M3'/'MiniMax-H3', 'PESQ-WB'/'PESQ-NB', 'HF-cache'/'HiCache': the names differ
+    only inside a short code segment (between separators or CamelCase words), which marks a
+    variant (model line, band, revision) or another acronym, not a typo."""
+    for pa, pb in _splits(a, b):
+        if len(pa) != len(pb) or len(pa) < 2:
+            continue
+        diff = [(x, y) for x, y in zip(pa, pb) if x != y]
+        if len(diff) == 1 and max(len(diff[0][0]), len(diff[0][1])) <= 3:
+            return True
+    return False
+
+
+def _splits(a, b):
+    """The two ways of cutting both spellings: at separators, and into CamelCase words."""
+    fa, fb = a.forms[0], b.forms[0]
+    return ((fa.parts, fb.parts), (fa.words, fb.words))
+
+
+def _part_added(a, b) -> bool:
+    """'UTF16-encoded'/'UTF16-LE-encoded', 'BigInt'/'BigUInt', 'arrayBufferView'/
+    'ArrayBuffer.isView': one spelling is the other with a part or word added (a variant)."""
+    for pa, pb in _splits(a, b):
+        short, long = (pa, pb) if len(pa) < len(pb) else (pb, pa)
+        if len(long) == len(short) + 1 and any(long[:k] + long[k + 1:] == short for k in range(len(long))):
+            return True
+    return False
+
+
+def _one_word_differs(a, b):
+    """(x, y): the one CamelCase word or part the two spellings differ in, or None."""
+    wa, wb = a.forms[0].words, b.forms[0].words
+    if len(wa) != len(wb):
+        return None
+    diff = [(x, y) for x, y in zip(wa, wb) if x != y]
+    return diff[0] if len(diff) == 1 else None
+
+
+def _upper_share(t: str) -> float:
+    letters = [c for c in t if c.isalpha()]
+    return sum(c.isupper() for c in letters) / max(1, len(letters))
+
+
+def _acronym(t: str) -> bool:
+    return _upper_share(t) >= 0.6
+
+
+def _case_shape_differs(ta: str, tb: str) -> bool:
+    """'GEMMs'/'Gemma': an acronym and a word; a typo keeps the shape of the name's case."""
+    return _acronym(ta) != _acronym(tb)
+
+
+def _transposed(x: str, y: str) -> bool:
+    """One pair of adjacent characters swapped ('GTP-4' for 'GPT-4')."""
+    if len(x) != len(y):
+        return False
+    diff = [k for k in range(len(x)) if x[k] != y[k]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
+
+
+def _identifier(t: str) -> bool:
+    """Code written in prose: lowerCamelCase ('readInt', 'httpsProxy') or a member access
+    ('fs.readFileSync').  ('vLLM', 'iPhone', 'kFoo': a one-letter prefix is a name's style.)"""
+    if not t[:1].islower():
+        return False
+    if "." in t.strip("."):
+        return True
+    k = 0
+    while k < len(t) and t[k].islower():
+        k += 1
+    return k >= 2 and k < len(t) and t[k].isupper()
+
+
+def _at_word_edge(x: str, y: str) -> bool:
+    """Do two words differ at their start or their end ('live'/'alive', 'http'/'https')?"""
+    p = 0
+    while p < min(len(x), len(y)) and x[p] == y[p]:
+        p += 1
+    s = 0
+    while s < min(len(x), len(y)) - p and x[-1 - s] == y[-1 - s]:
+        s += 1
+    return p == 0 or s == 0
+
+
+def _distinct(a, b, d, known) -> bool:
+    """Do the two spellings name two things, whatever supports one of them?"""
+    ta, tb = a.text, b.text
+    if _plural(a, b) or _case_shape_differs(ta, tb) or _short_segment_differs(a, b) or _part_added(a, b):
+        return True
+    if _acronym(ta) and _acronym(tb) and not _transposed(a.flat, b.flat):
+        # acronyms are dense: one letter more or other is another acronym (MMLU/MMMU,
+        # NCCL/RCCL, SIGILL/SIGKILL); a long one of the vocabulary keeps its typos (NVIDA)
+        k = a if a.known else b if b.known else None
+        if k is None or len(k.flat) < 6:
+            return True
+    pair = _one_word_differs(a, b)
+    if pair is not None:
+        x, y = pair
+        if known(x) and known(y):
+            return True         # 'MixtralForCausalLM'/'MistralForCausalLM'
+        if _names.is_english(x) and _names.is_english(y):
+            return True         # 'TextEncoder'/'TextDecoder', 'applyPatch'/'applyPath'
+        if d >= 2 and min(len(x), len(y)) < 8:
+            return True         # two edits rewrite a short word: 'secureConnect'/'SecureContext'
+        if _at_word_edge(x, y) and any(c.isdigit() for c in x + y):
+            return True         # a type or version code: 'BigInt64Array'/'BigUint64Array'
+    if _identifier(ta) or _identifier(tb):
+        # API members differ at a word's edge: 'readSync'/'readvSync', 'isLive'/'isAlive'
+        if pair is None or _at_word_edge(*pair):
+            return True
+    return False
+
+
+def _doubled_last_digit(short, long) -> bool:
+    """'Grok-11' is 'Grok-1' with its last digit written twice (a repeated key, or a footnote
+    mark run into the name).  The short name's digit is a one-digit generation after a
+    separator or a word ('Grok-1', 'Qwen3'), not a number ('A10'/'A100') or a one-letter code
+    ('V1'/'V11', 'v1'/'v11': versions); the long name writes the two digits together
+    ('Llama-3.3' beside 'Llama-3' is a version suffix)."""
+    if not (len(long.flat) == len(short.flat) + 1 and long.flat.startswith(short.flat)):
+        return False
+    ts, tl = short.text, long.text
+    d = ts[-1:]
+    if not d.isdigit() or tl[-2:] != d + d or tl[-3:-2].isdigit():
+        return False
+    before = ts[-2:-1]
+    return (before != "" and before in "-_ ") or (before.isalpha() and ts[-3:-2].isalpha())
+
+
+# ---------------------------------------------------------------- pairs
+
+class _Finding:
+    __slots__ = ("suspect", "other", "basis", "distance")
+
+    def __init__(self, suspect, other, basis, distance):
+        self.suspect, self.other, self.basis, self.distance = suspect, other, basis, distance
+
+
+def _judge_pair(a, b, d, p, known):
+    """The finding for two spelling groups ``d`` edits apart, or None when a guard says they
+    are two things (or nothing says which spelling is right)."""
+    if a.org != b.org:
+        return None
+    if a.known and b.known:
+        return None             # two names of the vocabulary: distinct, or declared aliases
+    if 1 - d / max(len(a.flat), len(b.flat)) < float(p["min_similarity"]):
+        return None
+    short, long = (a, b) if len(a.flat) <= len(b.flat) else (b, a)
+    if _doubled_last_digit(short, long):
+        if _plural(a, b) or _case_shape_differs(a.text, b.text):
+            return None
+        if len(long.names) > len(short.names) or len(long.names) > int(p["max_rare"]):
+            return None         # written as often as the other: a name of its own
+        return _Finding(long, short, "doubled", d)
+    if a.forms[0].digits != b.forms[0].digits or _extends(a.flat, b.flat):
+        return None
+    # a plain word is compared only with a name of the vocabulary, and never when it is English
+    for w, other in ((a, b), (b, a)):
+        if w.word_only and (not other.known or _names.is_english(w.text)):
+            return None
+    if _distinct(a, b, d, known):
+        return None
+    na, nb = len(a.names), len(b.names)
+    if a.known or b.known:
+        good, bad = (a, b) if a.known else (b, a)
+        return _Finding(bad, good, "vocabulary", d)
+    if a.in_title != b.in_title:
+        good, bad = (a, b) if a.in_title else (b, a)
+        return _Finding(bad, good, "title", d)
+    pair = _one_word_differs(a, b)
+    if pair is not None and _names.is_english(pair[0]) != _names.is_english(pair[1]):
+        # 'checkServerIndentity' beside 'checkServerIdentity': the word that is English
+        good, bad = (a, b) if _names.is_english(pair[0]) else (b, a)
+        return _Finding(bad, good, "dictionary", d)
+    if na < nb or (na == nb and a.first.start > b.first.start):
+        rare, common = a, b
+    else:
+        rare, common = b, a
+    if len(rare.names) > int(p["max_rare"]):
+        return None             # a spelling written everywhere is a name of its own
+    return _Finding(rare, common, "majority" if na != nb else "tie", d)
+
+
+def _extends(fa: str, fb: str) -> bool:
+    """One spelling is the other with something added at the start or end (a variant)."""
+    return fa.startswith(fb) or fb.startswith(fa) or fa.endswith(fb) or fb.endswith(fa)
+
+
+def _edit_pairs(groups, p) -> list:
+    """Pairs of spelling groups within the edit budget: names with names, and plain words with
+    the names of the vocabulary."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    max_edits, long_len = int(p["max_edits"]), int(p["long_len"])
+    named = sorted((g for g in groups.values() if not g.word_only), key=lambda g: len(g.flat))
+    words = [g for g in groups.values() if g.word_only]
+    out = []
+
+    def budget(x, y):
+        return max_edits + (1 if min(len(x), len(y)) >= long_len else 0)
+
+    flats = [g.flat for g in named]
+    for i, a in enumerate(named):
+        hi = i + 1
+        while hi < len(named) and len(flats[hi]) - len(a.flat) <= max_edits + 1:
+            hi += 1
+        if hi == i + 1:
+            continue
+        cutoff = max_edits + (1 if len(a.flat) >= long_len else 0)
+        for _m, d, j in process.extract(a.flat, flats[i + 1:hi], scorer=OSA.distance,
+                                        score_cutoff=cutoff, limit=None):
+            b = named[i + 1 + j]
+            if 0 < d <= budget(a.flat, b.flat):
+                out.append((a, b, int(d)))
+    known = [g for g in named if g.known]
+    if known and words:
+        kflats = [g.flat for g in known]
+        for w in words:
+            cutoff = max_edits + (1 if len(w.flat) >= long_len else 0)
+            for _m, d, j in process.extract(w.flat, kflats, scorer=OSA.distance,
+                                            score_cutoff=cutoff, limit=None):
+                if 0 < d <= budget(w.flat, kflats[j]):
+                    out.append((known[j], w, int(d)))
+    return out
+
+
+def _generation_dropped(groups, dn) -> list:
+    """Checkpoint ids of one organisation where one drops the generation of a published one:
+    'Qwen/Qwen-32B' beside 'Qwen/Qwen3-32B' (the vocabulary lists the second, not the first)."""
+    by_key: dict = {}
+    for g in groups.values():
+        if not g.org:
+            continue
+        f = g.forms[0]
+        if f.family and f.rest:
+            by_key.setdefault((f.org, f.family, f.rest), []).append(g)
+    out = []
+    for same in by_key.values():
+        if len(same) < 2:
+            continue
+        bare = [g for g in same if not g.forms[0].generation and not any(f.checkpoint for f in g.forms)]
+        full = [g for g in same if g.forms[0].generation and any(f.checkpoint for f in g.forms)]
+        for g in bare:
+            if full:
+                best = max(full, key=lambda h: (len(h.names), -h.first.start))
+                out.append(_Finding(g, best, "checkpoint", len(best.forms[0].generation)))
+    return out
+
+
+def _lines(names, limit=3) -> str:
+    seen = []
+    for n in names:
+        if n.line not in seen:
+            seen.append(n.line)
+    shown = ", ".join(str(x) for x in seen[:limit])
+    return shown + (", …" if len(seen) > limit else "")
 
 
 class Spelling:
     NAME = "entity.spelling"
     FAMILY = "entity"
     PARAMS = {"min_len": int, "max_edits": int, "long_len": int, "max_rare": int,
-              "min_similarity": float, "also_known": list}
+              "min_similarity": float, "also_known": list, "support": dict}
     DEFAULTS = {"min_len": 5, "max_edits": 1, "long_len": 12, "max_rare": 2, "min_similarity": 0.8,
-                "also_known": []}
-    FIELDS = {"distance": int, "known": bool, "rare_count": int, "common_count": int}
+                "also_known": [], "support": {}}
+    FIELDS = {"distance": int, "known": bool, "rare_count": int, "common_count": int, "basis": str}
     WHEN = {"field": "distance", "ge": 1}
-    VARS = {"rare", "common", "common_line"}
+    VARS = {"name", "other", "other_line", "count", "other_count", "support",
+            # the names of earlier releases of this rule's messages
+            "rare", "common", "common_line"}
 
     @staticmethod
     def facts(rule, ctx):
-        doc = ctx.analysis.document
+        doc = ctx.document
         p = rule.params
-        known = _known()
-        if p["also_known"]:
-            # names the rule declares correct: a pair of two known names is never a misspelling
-            known = {**known, **{str(w).lower(): str(w) for w in p["also_known"]}}
-        found = _sp.find_misspellings(doc.text, known, min_len=p["min_len"], max_edits=p["max_edits"],
-                                      long_len=p["long_len"], max_rare=p["max_rare"],
-                                      min_similarity=float(p["min_similarity"]))
-        for m in found:
-            line, col = line_col(doc, m.at.start)
-            ev = []
-            for o in m.others:
-                ol, oc = line_col(doc, o.start)
-                ev.append({"path": doc.path, "line": ol, "col": oc, "surface": o.form,
-                           "note": "other spelling"})
-            yield {
-                "path": doc.path, "line": line, "col": col, "end_line": line,
-                "end_col": col + len(m.rare), "surface": m.rare,
-                "key": f"entity:{m.common.lower()}", "distance": int(m.distance),
-                "known": bool(m.known), "rare_count": 1, "common_count": len(m.others),
-                "_side": {"evidence": ev, "vars": {"rare": m.rare, "common": m.common,
-                                                   "common_line": ev[0]["line"] if ev else "?"}},
-            }
+        dn = _names.read(ctx.analysis)
+        also = {str(w).lower(): str(w) for w in p["also_known"] or ()}
+        groups = _groups(dn, p, also)
+        vocab = _names.vocabulary()["known"]
+
+        def known(word):
+            return word in vocab or word in also
+        found = [f for a, b, d in _edit_pairs(groups, p) for f in [_judge_pair(a, b, d, p, known)] if f]
+        found += _generation_dropped(groups, dn)
+        reported = set()
+        for f in sorted(found, key=lambda f: f.suspect.first.start):
+            if f.suspect.flat in reported:
+                continue            # one finding per suspect spelling
+            reported.add(f.suspect.flat)
+            yield _fact(rule, ctx, doc, dn, f)
+
+
+def _fact(rule, ctx, doc, dn, f):
+    at = f.suspect.first
+    other = f.other
+    values = {"name": at.text, "other": other.text, "count": len(f.suspect.names),
+              "other_count": len(other.names), "other_line": _lines(other.names)}
+    ev = [{"path": doc.path, "line": n.line, "col": n.col, "surface": n.text, "note": "other spelling"}
+          for n in other.names[:3]]
+    if f.basis == "title":
+        t = next((t for ts in dn.titles.values() for t in ts
+                  if any(t.start <= n.start < t.start + len(t.text) for n in other.names)), None)
+        if t is not None:
+            values["title_line"] = t.line
+            ev.append({"path": doc.path, "line": t.line, "col": t.col, "surface": t.text,
+                       "note": f"arXiv {t.ref} title"})
+    values["support"] = _phrase(rule, ctx, f.basis, values)
+    side = {"evidence": ev, "vars": {**values, "rare": at.text, "common": other.text,
+                                     "common_line": other.first.line}}
+    return {
+        "path": doc.path, "line": at.line, "col": at.col, "end_line": at.line,
+        "end_col": at.col + len(at.text), "surface": at.text,
+        "key": f"entity:{other.text.lower()}", "distance": int(f.distance),
+        "known": bool(other.known) or f.basis == "checkpoint", "rare_count": len(f.suspect.names),
+        "common_count": len(other.names), "basis": f.basis, "_side": side,
+    }
+
+
+# ---------------------------------------------------------------- arXiv titles
+
+_GENERIC = {"paper", "arxiv", "link", "pdf", "abs", "论文", "原文", "链接", "here", "this paper"}
+
+
+def conflicting_titles(titles: dict, min_ratio: float = 80.0) -> list:
+    """[(id, Title, other Title)] where the document gives one id two titles."""
+    from rapidfuzz import fuzz
+    out = []
+    for ident, ts in titles.items():
+        good = [t for t in ts if len(t.norm) >= 6 and t.norm not in _GENERIC]
+        if len(good) < 2:
+            continue
+        first = good[0]
+        for other in good[1:]:
+            na, nb = first.norm, other.norm
+            if na == nb or na in nb or nb in na or fuzz.token_set_ratio(na, nb) >= min_ratio:
+                continue
+            if first.words & other.words:
+                continue        # 'EAGLE-3 在 H100 上的实测' describes the paper 'EAGLE-3: Scaling …'
+            out.append((ident, other, first))
+            break
+    return out
 
 
 class ArxivTitle:
@@ -78,16 +459,15 @@ class ArxivTitle:
 
     @staticmethod
     def facts(rule, ctx):
-        doc = ctx.analysis.document
-        refs = _ax.find_ids(doc.text)
-        titles = _sp.titles_for_ids(doc.text, refs)
-        for ident, (t, l, c), (ot, ol, oc) in _sp.conflicting_titles(titles, float(rule.params["min_ratio"])):
+        doc = ctx.document
+        dn = _names.read(ctx.analysis)
+        for ident, t, o in conflicting_titles(dn.titles, float(rule.params["min_ratio"])):
             yield {
-                "path": doc.path, "line": l, "col": c, "end_line": l, "end_col": c + len(t),
-                "surface": t, "key": f"arxiv:{ident}", "conflict": True,
-                "_side": {"evidence": [{"path": doc.path, "line": ol, "col": oc, "surface": ot,
+                "path": doc.path, "line": t.line, "col": t.col, "end_line": t.line,
+                "end_col": t.col + len(t.text), "surface": t.text, "key": f"arxiv:{ident}", "conflict": True,
+                "_side": {"evidence": [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.text,
                                         "note": "other title"}],
-                          "vars": {"id": ident, "title": t, "other_title": ot, "other_line": ol}},
+                          "vars": {"id": ident, "title": t.text, "other_title": o.text, "other_line": o.line}},
             }
 
 
