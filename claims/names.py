@@ -75,6 +75,7 @@ class Form:
     digits: str                      # its digits in order ('33 2' -> '332')
     parts: tuple                     # lower-cased parts between separators
     words: tuple = ()                # the parts cut where CamelCase starts a word ('hi', 'cache')
+    capitals: frozenset = frozenset()    # the words written in capitals ('nccl' of 'NCCL-tests')
     org: str = ""                    # organisation of a checkpoint id, lower-cased
     name: str = ""                   # the id's name part ('Qwen3-32B'), or the text
     family: str = ""                 # leading letters of the name ('qwen')
@@ -197,7 +198,9 @@ def form(text: str, org: str = "", vocab: Optional[dict] = None) -> Form:
     low = name.lower()
     f = Form(text=text, flat=flatten(text), digits="".join(ch for ch in text if ch.isdigit()),
              parts=tuple(p for p in _SEP.split(low) if p), org=org.lower(), name=name)
-    f.words = tuple(w.lower() for p in _SEP.split(name) if p for w in _CAMEL.split(p) if w)
+    cased = [w for p in _SEP.split(name) if p for w in _CAMEL.split(p) if w]
+    f.words = tuple(w.lower() for w in cased)
+    f.capitals = frozenset(w.lower() for w in cased if len(w) >= 2 and w.isupper())
     g = _GENERATION.match(low)
     if g:
         f.family, f.generation, f.rest = g.group(1), g.group(2) or "", g.group(3) or ""

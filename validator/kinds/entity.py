@@ -205,6 +205,9 @@ def _distinct(a, b, d, known) -> bool:
     pair = _one_word_differs(a, b)
     if pair is not None:
         x, y = pair
+        if x in a.forms[0].capitals | b.forms[0].capitals and y in a.forms[0].capitals | b.forms[0].capitals \
+                and not _transposed(x, y):
+            return True         # two acronyms inside a name: 'NCCL-tests'/'RCCL-tests'
         if known(x) and known(y):
             return True         # 'MixtralForCausalLM'/'MistralForCausalLM'
         if _names.is_english(x) and _names.is_english(y):
