@@ -57,7 +57,7 @@ MIN_LEN = 3          # shorter tokens are never compared
 @dataclass
 class Name:
     """One name as written in the document."""
-    text: str
+    surface: str
     start: int
     end: int
     line: int
@@ -70,7 +70,7 @@ class Name:
 @dataclass
 class Form:
     """One spelling of a name and what comparing it with another spelling needs."""
-    text: str                        # as written ('Qwen/Qwen3-32B', 'SpecInfr')
+    surface: str                     # as written ('Qwen/Qwen3-32B', 'SpecInfr')
     flat: str                        # lower-cased, without '-', '.', '_', ' ' ('qwen/qwen332b')
     digits: str                      # its digits in order ('33 2' -> '332')
     parts: tuple                     # lower-cased parts between separators
@@ -92,7 +92,7 @@ class Form:
 class Title:
     """A title the document gives an arXiv id."""
     ref: str                         # the id ('2610.04412')
-    text: str                        # as written
+    surface: str                     # as written
     start: int
     line: int
     col: int
@@ -122,8 +122,8 @@ def read_document(doc) -> DocumentNames:
     out = DocumentNames()
     out.names = _names(doc, vocab)
     for n in out.names:
-        if n.text not in out.forms:
-            out.forms[n.text] = form(n.text, n.org, vocab)
+        if n.surface not in out.forms:
+            out.forms[n.surface] = form(n.surface, n.org, vocab)
     out.titles = _titles(doc)
     return out
 
@@ -196,7 +196,7 @@ def form(text: str, org: str = "", vocab: Optional[dict] = None) -> Form:
     vocab = vocab if vocab is not None else vocabulary()
     name = text.split("/", 1)[1] if org else text
     low = name.lower()
-    f = Form(text=text, flat=flatten(text), digits="".join(ch for ch in text if ch.isdigit()),
+    f = Form(surface=text, flat=flatten(text), digits="".join(ch for ch in text if ch.isdigit()),
              parts=tuple(p for p in _SEP.split(low) if p), org=org.lower(), name=name)
     cased = [w for p in _SEP.split(name) if p for w in _CAMEL.split(p) if w]
     f.words = tuple(w.lower() for w in cased)
@@ -312,7 +312,6 @@ def _title(ref, text, start, doc, via) -> Title:
 
 
 def _titles(doc) -> dict:
-    text = doc.text
     out: dict = {}
     for r in doc.references:
         if r.kind != "arxiv" or r.block is None:

@@ -27,9 +27,9 @@ def spelled(text):
 def test_names_carry_their_place_in_the_text():
     text = "# Notes\n\nWe compare SpecInfer with EAGLE-3 here.\n对比SpecInfr的加速\n"
     got = read(text).names
-    assert [n.text for n in got] == ["Notes", "SpecInfer", "EAGLE-3", "SpecInfr"]
+    assert [n.surface for n in got] == ["Notes", "SpecInfer", "EAGLE-3", "SpecInfr"]
     for n in got:
-        assert text[n.start:n.end] == n.text
+        assert text[n.start:n.end] == n.surface
         line_start = text.rfind("\n", 0, n.start) + 1
         assert (n.line, n.col) == (text.count("\n", 0, n.start) + 1, n.start - line_start + 1)
 
@@ -39,7 +39,7 @@ def test_code_comments_urls_link_targets_tags_and_front_matter_give_no_names():
             "Prose SpecInfer. `InlineName` <!-- CommentName --> https://example.com/UrlName\n"
             "[LinkText](https://example.com/TargetName) <span class=\"TagName\">x</span>\n\n"
             "```\nFencedName\n```\n\n    IndentedName\n")
-    got = {n.text for n in read(text).names}
+    got = {n.surface for n in read(text).names}
     assert {"SpecInfer", "LinkText"} <= got
     assert not got & {"FrontName", "InlineName", "CommentName", "UrlName", "TargetName", "TagName",
                       "FencedName", "IndentedName"}
@@ -47,11 +47,11 @@ def test_code_comments_urls_link_targets_tags_and_front_matter_give_no_names():
 
 def test_checkpoint_ids_are_read_with_their_organisation_even_as_inline_code():
     text = "# Notes\n\nA Qwen/Qwen3-32B instance.\n\n* **Model**: `Qwen/Qwen-32B`.\n"
-    ids = [(n.text, n.org, n.code) for n in read(text).names if n.org]
+    ids = [(n.surface, n.org, n.code) for n in read(text).names if n.org]
     assert ids == [("Qwen/Qwen3-32B", "Qwen", False), ("Qwen/Qwen-32B", "Qwen", True)]
     # 'A/B' alternatives and paths are not checkpoint ids
     alt = "# Notes\n\nvLLM/SGLang on H100/H200, see docs/Qwen3-32B/config.\n"
-    assert [n.text for n in read(alt).names if n.org] == []
+    assert [n.surface for n in read(alt).names if n.org] == []
 
 
 def test_forms_say_what_comparing_needs():
@@ -69,11 +69,11 @@ def test_titles_of_an_arxiv_id_from_tables_links_and_lines():
             "See [Medusa: Simple Inference Acceleration](https://arxiv.org/abs/2610.04412).\n\n"
             "| arXiv 号 | 标题 |\n|---|---|\n| 2610.04412 | SpecInfer: Tree-based Verification |\n")
     ts = read(text).titles["2610.04412"]
-    assert [(t.via, t.text) for t in ts] == [
+    assert [(t.via, t.surface) for t in ts] == [
         ("line", "QuantSpec: 4-bit KV Cache"), ("link", "Medusa: Simple Inference Acceleration"),
         ("table", "SpecInfer: Tree-based Verification")]
     for t in ts:
-        assert text[t.start:t.start + len(t.text)] == t.text
+        assert text[t.start:t.start + len(t.surface)] == t.surface
     assert ts[1].norm == "medusa: simple inference acceleration"
     assert "medusa" in ts[1].words and "inference" not in ts[1].words
 
@@ -129,3 +129,10 @@ def test_distinct_things_are_kept_apart():
             "readSync and readvSync; BigInt and BigUInt; UTF16-encoded and UTF16-LE-encoded; "
             "MixtralForCausalLM and MistralForCausalLM; Hopper GPUs over Copper cables.\n")
     assert spelled(text) == []
+
+
+def test_the_rule_says_in_both_languages_what_supports_the_other_spelling():
+    rule = next(r for r in packs.load_all() if r.code == "CV601")
+    for basis in entity.BASES:
+        phrases = rule.params["support"][basis]
+        assert phrases["en"] and phrases["zh"], basis

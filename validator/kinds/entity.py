@@ -35,8 +35,9 @@ from claims import names as _names
 FAMILY = "entity"
 ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section entry acknowledges them
 
-# what can support one spelling against the other, strongest first
-_BASES = ("vocabulary", "checkpoint", "title", "doubled", "dictionary", "majority", "tie")
+# what can support one spelling against the other, strongest first (a rule's `support`
+# param gives the message's phrase for each)
+BASES = ("vocabulary", "checkpoint", "title", "doubled", "dictionary", "majority", "tie")
 
 
 def _phrase(rule, ctx, basis: str, values: dict) -> str:
@@ -63,12 +64,12 @@ class _Group:
         self.org = ""
 
     @property
-    def text(self):
+    def spelling(self):
         """The group's most frequent spelling (the first written on a tie)."""
         counts = {}
         for n in self.names:
-            counts[n.text] = counts.get(n.text, 0) + 1
-        return max(counts, key=lambda t: (counts[t], -next(n.start for n in self.names if n.text == t)))
+            counts[n.surface] = counts.get(n.surface, 0) + 1
+        return max(counts, key=lambda t: (counts[t], -next(n.start for n in self.names if n.surface == t)))
 
     @property
     def first(self):
@@ -77,10 +78,10 @@ class _Group:
 
 def _groups(dn, p, also_known) -> dict:
     min_len = int(p["min_len"])
-    title_spans = [(t.start, t.start + len(t.text)) for ts in dn.titles.values() for t in ts]
+    title_spans = [(t.start, t.start + len(t.surface)) for ts in dn.titles.values() for t in ts]
     groups: dict = {}
     for n in dn.names:
-        f = dn.forms[n.text]
+        f = dn.forms[n.surface]
         if f.file_like or len(f.name) < min_len:
             continue
         known = f.known or also_known.get(f.name.lower(), "")
@@ -193,7 +194,7 @@ def _at_word_edge(x: str, y: str) -> bool:
 
 def _distinct(a, b, d, known) -> bool:
     """Do the two spellings name two things, whatever supports one of them?"""
-    ta, tb = a.text, b.text
+    ta, tb = a.spelling, b.spelling
     if _plural(a, b) or _case_shape_differs(ta, tb) or _short_segment_differs(a, b) or _part_added(a, b):
         return True
     if _acronym(ta) and _acronym(tb) and not _transposed(a.flat, b.flat):
@@ -231,7 +232,7 @@ def _doubled_last_digit(short, long) -> bool:
     ('Llama-3.3' beside 'Llama-3' is a version suffix)."""
     if not (len(long.flat) == len(short.flat) + 1 and long.flat.startswith(short.flat)):
         return False
-    ts, tl = short.text, long.text
+    ts, tl = short.spelling, long.spelling
     d = ts[-1:]
     if not d.isdigit() or tl[-2:] != d + d or tl[-3:-2].isdigit():
         return False
@@ -259,7 +260,7 @@ def _judge_pair(a, b, d, p, known):
         return None
     short, long = (a, b) if len(a.flat) <= len(b.flat) else (b, a)
     if _doubled_last_digit(short, long):
-        if _plural(a, b) or _case_shape_differs(a.text, b.text):
+        if _plural(a, b) or _case_shape_differs(a.spelling, b.spelling):
             return None
         if len(long.names) > len(short.names) or len(long.names) > int(p["max_rare"]):
             return None         # written as often as the other: a name of its own
@@ -268,7 +269,7 @@ def _judge_pair(a, b, d, p, known):
         return None
     # a plain word is compared only with a name of the vocabulary, and never when it is English
     for w, other in ((a, b), (b, a)):
-        if w.word_only and (not other.known or _names.is_english(w.text)):
+        if w.word_only and (not other.known or _names.is_english(w.spelling)):
             return None
     if _distinct(a, b, d, known):
         return None
@@ -405,24 +406,24 @@ class Spelling:
 def _fact(rule, ctx, doc, dn, f):
     at = f.suspect.first
     other = f.other
-    values = {"name": at.text, "other": other.text, "count": len(f.suspect.names),
+    values = {"name": at.surface, "other": other.spelling, "count": len(f.suspect.names),
               "other_count": len(other.names), "other_line": _lines(other.names)}
-    ev = [{"path": doc.path, "line": n.line, "col": n.col, "surface": n.text, "note": "other spelling"}
+    ev = [{"path": doc.path, "line": n.line, "col": n.col, "surface": n.surface, "note": "other spelling"}
           for n in other.names[:3]]
     if f.basis == "title":
         t = next((t for ts in dn.titles.values() for t in ts
-                  if any(t.start <= n.start < t.start + len(t.text) for n in other.names)), None)
+                  if any(t.start <= n.start < t.start + len(t.surface) for n in other.names)), None)
         if t is not None:
             values["title_line"] = t.line
-            ev.append({"path": doc.path, "line": t.line, "col": t.col, "surface": t.text,
+            ev.append({"path": doc.path, "line": t.line, "col": t.col, "surface": t.surface,
                        "note": f"arXiv {t.ref} title"})
     values["support"] = _phrase(rule, ctx, f.basis, values)
-    side = {"evidence": ev, "vars": {**values, "rare": at.text, "common": other.text,
+    side = {"evidence": ev, "vars": {**values, "rare": at.surface, "common": other.spelling,
                                      "common_line": other.first.line}}
     return {
         "path": doc.path, "line": at.line, "col": at.col, "end_line": at.line,
-        "end_col": at.col + len(at.text), "surface": at.text,
-        "key": f"entity:{other.text.lower()}", "distance": int(f.distance),
+        "end_col": at.col + len(at.surface), "surface": at.surface,
+        "key": f"entity:{other.spelling.lower()}", "distance": int(f.distance),
         "known": bool(other.known) or f.basis == "checkpoint", "rare_count": len(f.suspect.names),
         "common_count": len(other.names), "basis": f.basis, "_side": side,
     }
@@ -468,10 +469,10 @@ class ArxivTitle:
         for ident, t, o in conflicting_titles(dn.titles, float(rule.params["min_ratio"])):
             yield {
                 "path": doc.path, "line": t.line, "col": t.col, "end_line": t.line,
-                "end_col": t.col + len(t.text), "surface": t.text, "key": f"arxiv:{ident}", "conflict": True,
-                "_side": {"evidence": [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.text,
+                "end_col": t.col + len(t.surface), "surface": t.surface, "key": f"arxiv:{ident}", "conflict": True,
+                "_side": {"evidence": [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.surface,
                                         "note": "other title"}],
-                          "vars": {"id": ident, "title": t.text, "other_title": o.text, "other_line": o.line}},
+                          "vars": {"id": ident, "title": t.surface, "other_title": o.surface, "other_line": o.line}},
             }
 
 
