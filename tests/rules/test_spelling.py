@@ -4,6 +4,9 @@ The rule cases (tests/rules/cases/CV601.yaml, CV602.yaml) run whole briefings th
 pipeline; these tests pin the reading (which tokens are names, their offsets, checkpoint ids,
 titles) and the judge's choice of spelling on small texts.
 """
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import claims
 from claims import names
 from validator import packs
@@ -83,6 +86,16 @@ def test_the_english_word_list_is_what_its_generator_writes():
     assert names.english_words(sample) == ["copper", "infer"]
     assert names.is_english("Copper") and names.is_english("identity")
     assert not names.is_english("infr") and not names.is_english("trition")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.text("abcdez", min_size=1, max_size=5), max_size=40), st.lists(st.text("abcdez", max_size=6), max_size=30))
+def test_a_sorted_word_file_answers_like_a_set(tmp_path_factory, words, asked):
+    path = tmp_path_factory.mktemp("words") / "w.txt"
+    path.write_text("# header\n# more\n" + "".join(w + "\n" for w in sorted(words)), encoding="utf-8")
+    found = names.SortedWords(str(path))
+    for w in asked + sorted(words):
+        assert (w in found) == (w in words), w
 
 
 # ---------------------------------------------------------------- judging
