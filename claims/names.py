@@ -25,6 +25,7 @@ regenerates it from pyspellchecker's English dictionary).
 """
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import unicodedata
@@ -65,6 +66,7 @@ class Name:
     block: Optional[int] = None      # None when read from inline code
     org: str = ""                    # 'Qwen' of the checkpoint id 'Qwen/Qwen3-32B'
     code: bool = False               # read from inline code
+    title: str = ""                  # the arXiv id whose title (as the document gives it) holds it
 
 
 @dataclass
@@ -125,7 +127,25 @@ def read_document(doc) -> DocumentNames:
         if n.surface not in out.forms:
             out.forms[n.surface] = form(n.surface, n.org, vocab)
     out.titles = _titles(doc)
+    if out.titles:
+        _mark_titled(out)
     return out
+
+
+def _mark_titled(out):
+    """Each name inside a title the document gives an arXiv id records that id (titles are
+    merged into disjoint ranges first: a link's text inside a table's title cell is one range)."""
+    ranges = []
+    for s_, e_, ref in sorted((t.start, t.start + len(t.surface), t.ref) for ts in out.titles.values() for t in ts):
+        if ranges and s_ < ranges[-1][1]:
+            ranges[-1][1] = max(ranges[-1][1], e_)
+        else:
+            ranges.append([s_, e_, ref])
+    starts = [r[0] for r in ranges]
+    for n in out.names:
+        k = bisect.bisect_right(starts, n.start) - 1
+        if k >= 0 and n.start < ranges[k][1]:
+            n.title = ranges[k][2]
 
 
 # ---------------------------------------------------------------- names

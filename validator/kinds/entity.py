@@ -52,24 +52,21 @@ def _phrase(rule, ctx, basis: str, values: dict) -> str:
 
 class _Group:
     """The spellings of one name that differ only in case and separators."""
-    __slots__ = ("flat", "forms", "names", "known", "word_only", "in_title", "org")
+    __slots__ = ("flat", "forms", "names", "known", "word_only", "in_title", "org", "spelling")
 
     def __init__(self, flat):
         self.flat = flat
-        self.forms = []
+        self.forms = {}             # surface -> Form
         self.names = []
         self.known = ""
         self.word_only = True
         self.in_title = False
         self.org = ""
+        self.spelling = ""          # the most frequent spelling (the first written on a tie)
 
     @property
-    def spelling(self):
-        """The group's most frequent spelling (the first written on a tie)."""
-        counts = {}
-        for n in self.names:
-            counts[n.surface] = counts.get(n.surface, 0) + 1
-        return max(counts, key=lambda t: (counts[t], -next(n.start for n in self.names if n.surface == t)))
+    def form(self):
+        return self.forms[self.spelling]
 
     @property
     def first(self):
@@ -78,34 +75,37 @@ class _Group:
 
 def _groups(dn, p, also_known) -> dict:
     min_len = int(p["min_len"])
-    title_spans = [(t.start, t.start + len(t.surface)) for ts in dn.titles.values() for t in ts]
     groups: dict = {}
     for n in dn.names:
         f = dn.forms[n.surface]
         if f.file_like or len(f.name) < min_len:
             continue
         known = f.known or also_known.get(f.name.lower(), "")
-        if f.shape != "name" and not known and f.shape != "word":
+        if f.shape == "lower" and not known:
             continue                # a lower-case word that is no name
         g = groups.get(f.flat)
         if g is None:
             g = groups[f.flat] = _Group(f.flat)
             g.org = f.org
-        if f not in g.forms:
-            g.forms.append(f)
+        g.forms.setdefault(n.surface, f)
         g.names.append(n)
         g.known = g.known or known
         if f.shape == "name" or known:
             g.word_only = False
-        if not g.in_title and any(s <= n.start < e for s, e in title_spans):
-            g.in_title = True
+        g.in_title = g.in_title or bool(n.title)
+    for g in groups.values():
+        counts: dict = {}
+        for n in g.names:
+            counts[n.surface] = counts.get(n.surface, 0) + 1
+        g.spelling = max(counts, key=lambda t: counts[t])      # dicts keep the first written first
     return groups
 
 
 # ---------------------------------------------------------------- guards
 
 def _plural(a, b) -> bool:
-    return any(f.plural_of == b.flat for f in a.forms) or any(f.plural_of == a.flat for f in b.forms)
+    return (any(f.plural_of == b.flat for f in a.forms.values())
+            or any(f.plural_of == a.flat for f in b.forms.values()))
 
 
 def _short_segment_differs(a, b) -> bool:
@@ -123,7 +123,7 @@ def _short_segment_differs(a, b) -> bool:
 
 def _splits(a, b):
     """The two ways of cutting both spellings: at separators, and into CamelCase words."""
-    fa, fb = a.forms[0], b.forms[0]
+    fa, fb = a.form, b.form
     return ((fa.parts, fb.parts), (fa.words, fb.words))
 
 
@@ -139,7 +139,7 @@ def _part_added(a, b) -> bool:
 
 def _one_word_differs(a, b):
     """(x, y): the one CamelCase word or part the two spellings differ in, or None."""
-    wa, wb = a.forms[0].words, b.forms[0].words
+    wa, wb = a.form.words, b.form.words
     if len(wa) != len(wb):
         return None
     diff = [(x, y) for x, y in zip(wa, wb) if x != y]
@@ -206,7 +206,7 @@ def _distinct(a, b, d, known) -> bool:
     pair = _one_word_differs(a, b)
     if pair is not None:
         x, y = pair
-        if x in a.forms[0].capitals | b.forms[0].capitals and y in a.forms[0].capitals | b.forms[0].capitals \
+        if x in a.form.capitals | b.form.capitals and y in a.form.capitals | b.form.capitals \
                 and not _transposed(x, y):
             return True         # two acronyms inside a name: 'NCCL-tests'/'RCCL-tests'
         if known(x) and known(y):
@@ -265,7 +265,7 @@ def _judge_pair(a, b, d, p, known):
         if len(long.names) > len(short.names) or len(long.names) > int(p["max_rare"]):
             return None         # written as often as the other: a name of its own
         return _Finding(long, short, "doubled", d)
-    if a.forms[0].digits != b.forms[0].digits or _extends(a.flat, b.flat):
+    if a.form.digits != b.form.digits or _extends(a.flat, b.flat):
         return None
     # a plain word is compared only with a name of the vocabulary, and never when it is English
     for w, other in ((a, b), (b, a)):
@@ -299,42 +299,59 @@ def _extends(fa: str, fb: str) -> bool:
     return fa.startswith(fb) or fb.startswith(fa) or fa.endswith(fb) or fb.endswith(fa)
 
 
+# a deletion key shared by more spellings than this marks a series of names (Node-A …
+# Node-Z, generated ids), not one name spelled two ways; it also bounds the pairs compared
+_SERIES = 32
+_LONGEST = 40           # longer spellings are not compared (and their deletion sets would be large)
+
+
+def _deletions(s: str, k: int) -> set:
+    """``s`` and every string made from it by deleting up to ``k`` characters."""
+    out = {s}
+    edge = {s}
+    for _ in range(k):
+        edge = {t[:i] + t[i + 1:] for t in edge for i in range(len(t))}
+        out |= edge
+    return out
+
+
 def _edit_pairs(groups, p) -> list:
-    """Pairs of spelling groups within the edit budget: names with names, and plain words with
-    the names of the vocabulary."""
-    from rapidfuzz import process
+    """Pairs of spelling groups within the edit budget (optimal string alignment: one edit,
+    two when both are at least ``long_len`` long), and a last digit written twice.
+
+    Two spellings within k edits share a string made by deleting at most k characters from
+    each (the SymSpell index), so the candidates come from one dictionary of deletion keys
+    and the work grows with the document, not with the square of its names."""
     from rapidfuzz.distance import OSA
 
     max_edits, long_len = int(p["max_edits"]), int(p["long_len"])
-    named = sorted((g for g in groups.values() if not g.word_only), key=lambda g: len(g.flat))
-    words = [g for g in groups.values() if g.word_only]
-    out = []
 
     def budget(x, y):
         return max_edits + (1 if min(len(x), len(y)) >= long_len else 0)
 
-    flats = [g.flat for g in named]
-    for i, a in enumerate(named):
-        hi = i + 1
-        while hi < len(named) and len(flats[hi]) - len(a.flat) <= max_edits + 1:
-            hi += 1
-        if hi == i + 1:
+    index: dict = {}
+    for g in groups.values():
+        n = len(g.flat)
+        if n > _LONGEST:
+            continue            # a run of letters this long is no name anyone misspells
+        for key in _deletions(g.flat, max_edits + (1 if n >= long_len else 0)):
+            index.setdefault(key, []).append(g)
+    out, seen = [], set()
+    for members in index.values():
+        if len(members) < 2 or len(members) > _SERIES:
             continue
-        cutoff = max_edits + (1 if len(a.flat) >= long_len else 0)
-        for _m, d, j in process.extract(a.flat, flats[i + 1:hi], scorer=OSA.distance,
-                                        score_cutoff=cutoff, limit=None):
-            b = named[i + 1 + j]
-            if 0 < d <= budget(a.flat, b.flat):
-                out.append((a, b, int(d)))
-    known = [g for g in named if g.known]
-    if known and words:
-        kflats = [g.flat for g in known]
-        for w in words:
-            cutoff = max_edits + (1 if len(w.flat) >= long_len else 0)
-            for _m, d, j in process.extract(w.flat, kflats, scorer=OSA.distance,
-                                            score_cutoff=cutoff, limit=None):
-                if 0 < d <= budget(w.flat, kflats[j]):
-                    out.append((known[j], w, int(d)))
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                pair = (a.flat, b.flat) if a.flat < b.flat else (b.flat, a.flat)
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                if a.word_only and b.word_only:
+                    continue        # two plain words: only a name of the vocabulary is compared with one
+                lim = budget(a.flat, b.flat)
+                d = OSA.distance(a.flat, b.flat, score_cutoff=lim)
+                if 0 < d <= lim:
+                    out.append((a, b, int(d)))
     return out
 
 
@@ -345,19 +362,19 @@ def _generation_dropped(groups, dn) -> list:
     for g in groups.values():
         if not g.org:
             continue
-        f = g.forms[0]
+        f = g.form
         if f.family and f.rest:
             by_key.setdefault((f.org, f.family, f.rest), []).append(g)
     out = []
     for same in by_key.values():
         if len(same) < 2:
             continue
-        bare = [g for g in same if not g.forms[0].generation and not any(f.checkpoint for f in g.forms)]
-        full = [g for g in same if g.forms[0].generation and any(f.checkpoint for f in g.forms)]
+        bare = [g for g in same if not g.form.generation and not any(f.checkpoint for f in g.forms.values())]
+        full = [g for g in same if g.form.generation and any(f.checkpoint for f in g.forms.values())]
         for g in bare:
             if full:
                 best = max(full, key=lambda h: (len(h.names), -h.first.start))
-                out.append(_Finding(g, best, "checkpoint", len(best.forms[0].generation)))
+                out.append(_Finding(g, best, "checkpoint", len(best.form.generation)))
     return out
 
 
@@ -411,8 +428,8 @@ def _fact(rule, ctx, doc, dn, f):
     ev = [{"path": doc.path, "line": n.line, "col": n.col, "surface": n.surface, "note": "other spelling"}
           for n in other.names[:3]]
     if f.basis == "title":
-        t = next((t for ts in dn.titles.values() for t in ts
-                  if any(t.start <= n.start < t.start + len(t.surface) for n in other.names)), None)
+        n = next(n for n in other.names if n.title)
+        t = next((t for t in dn.titles[n.title] if t.start <= n.start < t.start + len(t.surface)), None)
         if t is not None:
             values["title_line"] = t.line
             ev.append({"path": doc.path, "line": t.line, "col": t.col, "surface": t.surface,
