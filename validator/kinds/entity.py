@@ -456,7 +456,10 @@ def conflicting_titles(titles: dict, min_ratio: float = 80.0) -> list:
     from rapidfuzz import fuzz
     out = []
     for ident, ts in titles.items():
-        good = [t for t in ts if len(t.norm) >= 6 and t.norm not in _GENERIC]
+        # a link of one or two words names what the paper describes ('[RadixAttention](…)',
+        # '[GPT-4](…)'), not the paper's title
+        good = [t for t in ts if len(t.norm) >= 6 and t.norm not in _GENERIC
+                and (t.via != "link" or len(t.norm.split()) >= 3)]
         if len(good) < 2:
             continue
         first = good[0]
