@@ -22,9 +22,21 @@ class Analysis:
     document: Document
     claims: list = field(default_factory=list)        # list[Claim], in text order
     comparisons: list = field(default_factory=list)   # list[Comparison]
+    # facet -> (line, surface) the document names anywhere: filled on first use by
+    # ``named_facets`` (most checks never ask)
+    named: Optional[dict] = field(default=None, repr=False, compare=False)
     # the document's names and arXiv titles (claims.names.DocumentNames), read on first use
     # by claims.names.read(analysis): a run that checks no entity rule never reads them
-    names: Optional[object] = None
+    names: Optional[object] = field(default=None, repr=False, compare=False)
+
+    def named_facets(self) -> dict:
+        """facet -> (line, surface) of the first mention of its most named value anywhere in
+        the document outside code, URLs and other masked text ('H100' named four times, not
+        the 'H20' a paragraph mentions once), plus what the figures' scopes gave them."""
+        if self.named is None:
+            from .scopes import document_facets
+            self.named = document_facets(self.document, self.claims)
+        return self.named
 
 
 def _find_figures():
@@ -36,6 +48,7 @@ def _find_figures():
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate
+    from .nature import classify
     from .segment import segment
 
     from .entities import Covered, find_entities_in_spans
@@ -60,6 +73,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
     comparisons = annotate(doc, claims, names)
+    classify(doc, claims)
     return Analysis(document=doc, claims=claims, comparisons=comparisons)
 
 

@@ -113,6 +113,7 @@ class Table:
     entry: Optional[int] = None
     role: str = "body"
     caption: Optional[int] = None   # block index of the caption, when there is one
+    caption_blocks: list = field(default_factory=list)   # every block of the caption's paragraph
 
     def column_name(self, k: int) -> str:
         return next((c.text for c in self.header if c.column == k), "")
@@ -258,6 +259,9 @@ class Claim:
     markers: list = field(default_factory=list)      # 'unverified', 'conditional', 'hedged', 'abstract_only'
     sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
     role: str = "body"
+    # what the figure is: result | setting | capacity | size | hypothetical | symptom | count |
+    # quote (claims/nature.py); only a result needs preconditions
+    nature: str = "result"
     section: Optional[str] = None      # title of the section
     entry: Optional[str] = None        # label of the entry
     block: Optional[int] = None        # index into Document.blocks
