@@ -80,6 +80,7 @@ class Block:
     masked: list = field(default_factory=list)   # [(start, end)] absolute offsets that are not prose
     cell: Optional[int] = None      # column index of a table cell within its row
     table: Optional[int] = None     # index into Document.tables of a table cell
+    quoted: bool = False            # inside a block quote ('> …')
 
 
 @dataclass

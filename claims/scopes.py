@@ -25,7 +25,10 @@ from .structure import ANAPHORA, SENT_END
 WINDOW = 800      # characters looked at on each side of a figure for its sentence (a digest's
                   # sentence carries long link targets between its subject and its figures)
 _LEAD_BLOCKS = 4  # paragraphs above the first section that state a post's setup
+_DOMINANT_MIN = 2       # mentions of one GPU or model before it is the setup of a whole post …
+_DOMINANT_SHARE = 0.8   # … when it is at least this share of all such mentions
 _FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
+_COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
 _PAREN_AFTER = re.compile(r"\s{0,2}[（(]")
 # a clause ends at a comma or a bracket as well as at a sentence end
 _CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
@@ -271,14 +274,19 @@ class Scopes:
     def entry(self, k):
         def compute():
             out = []
-            heading = []
+            heading, named = [], []
             for i in self.entry_blocks.get(k, ()):
-                if self.doc.blocks[i].kind == "entry_heading":
+                kind = self.doc.blocks[i].kind
+                if kind == "entry_heading":
                     heading.extend(self.info(i).conds)
+                elif kind == "paragraph" and self.post:
+                    # a post's numbered part ('### 1. Price the Transfer') is one experiment, as a
+                    # section is; a digest's entry comes from one source and states its setup
+                    named.extend(self.info(i).conds)
             for st in self.entry_setups.get(k, ()):
                 out.extend(self._setup_mentions(st))
             # a setup line ('实测条件（8×H100，…）') is more precise than the heading ('… 在 H100 上 …')
-            return out + heading
+            return out + heading + named
         return self._once(("entry", k), compute)
 
     def section(self, k):
@@ -339,6 +347,7 @@ class Scopes:
                 out += self._setup_mentions(st)
             out += _front_matter_conditions(doc)
             if self.post:
+                out += self._dominant()
                 # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
                 intro_rx = _rx()[3]
                 from .segment import clean_title
@@ -348,6 +357,30 @@ class Scopes:
                         out += [x for i in self.section_blocks.get(k, ()) for x in self.info(i).conds]
             return out
         return self._once(("document",), compute)
+
+    def _dominant(self):
+        """A post that names one GPU (or one model) nearly everywhere it names one states its
+        setup for the whole post: 'RTX 4090' fourteen times and two other cards once each.  The
+        first mention of such a value is a document-wide condition.  A post naming several
+        (B300 for one test, GB300 for another) leaves each figure to say its own."""
+        tally = {}
+        blocks = self.doc.blocks
+        for i, ents in self.names.items():
+            if blocks[i].role not in ("header", "body", "summary"):
+                continue
+            for kind, canon, s, e, sf in unmasked(ents, blocks[i].masked, self.doc.text):
+                if kind not in ("hardware", "model"):
+                    continue
+                key = _COUNT_PREFIX.sub("", canon).lower()
+                slot = tally.setdefault(kind, {}).setdefault(key, [0, (kind, canon, s, e, sf)])
+                slot[0] += 1
+        out = []
+        for kind, vals in tally.items():
+            total = sum(v[0] for v in vals.values())
+            best = max(vals.values(), key=lambda v: v[0])
+            if best[0] >= _DOMINANT_MIN and best[0] >= _DOMINANT_SHARE * total:
+                out.append(best[1])
+        return out
 
     # ---- the chain for one figure
 
@@ -418,9 +451,6 @@ class Scopes:
             got = self._memo[key] = [bool(("rxiv" in b.text.lower() or "://" in b.text)
                                           and (_PAPER_LINK.search(b.text) or "arxiv:" in b.text.lower()))]
         return got[0]
-
-
-_COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
 
 
 def document_facets(doc, claims) -> dict:

@@ -391,6 +391,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
                 idx = w.add_block(ps, pe, line_no, "paragraph" if (first and not bm) else "bullet", bullet=k)
                 first = False
                 if idx is not None:
+                    doc.blocks[idx].quoted = bool(q)
                     k += 1
             w.open_block = None
             i += 1
@@ -402,6 +403,8 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             w.extend_block(w.open_block, e)     # a wrapped paragraph or bullet line
         else:
             w.open_block = w.add_block(body_s, e, line_no, "paragraph")
+        if q and w.open_block is not None:
+            doc.blocks[w.open_block].quoted = True
         i += 1
 
     # close what is still open

@@ -131,6 +131,14 @@ def _doc_facets(ctx) -> dict:
     return ctx.analysis.named_facets()
 
 
+def _in_body(ctx, claim) -> bool:
+    """Is the same figure, as written, also stated in the body of the document?"""
+    def index():
+        return {(c.kind, c.value, c.low, c.high, c.unit) for c in ctx.analysis.claims
+                if c.role == "body" and c.nature == "result"}
+    return (claim.kind, claim.value, claim.low, claim.high, claim.unit) in ctx.memo(("precondition.body",), index)
+
+
 def _restated_with(ctx, claim, approx_rel) -> set:
     """Facets another statement of the same figure in this document gives (a post's headline
     restated in its results table with the setup): the figure is not missing them.  Within
@@ -201,6 +209,10 @@ def _assess(rule, ctx):
             # a post's figure restated elsewhere with its setup (a headline and its table row)
             given = _restated_with(ctx, claim, approx_rel)
             missing = [f for f in missing if not any(alt in given for alt in f.split("|"))]
+            if missing and claim.role in ("header", "summary") and _in_body(ctx, claim):
+                # a post's TL;DR or conclusion repeating a figure of its body: the body's
+                # statement is the one that must carry the setup (and is judged there)
+                continue
         key = claim_key(claim)
         ev = _find_evidence(claim, key, missing, ctx, approx_rel) if missing else None
         stated, unstated = [], []
