@@ -6,9 +6,9 @@ given two titles).
 that checks no entity rule never pays for it):
 
 - ``names``: every name-like token of the prose, with its offsets, line and column: words
-  with a capital letter or a digit ('SpecInfer', 'EAGLE-3', 'Grok-1', 'DeepSeek4'), the
-  names of the vocabulary however they are cased, and model checkpoint ids with their
-  organisation ('Qwen/Qwen3-32B', one token).  Only the prose blocks are read, minus their
+  with a capital letter or a digit ('SpecInfer', 'Triton', 'EAGLE-3', 'Grok-1', 'vLLM'; a
+  capitalised English word too, which the judge tells apart), and model checkpoint ids with
+  their organisation ('Qwen/Qwen3-32B', one token).  Only the prose blocks are read, minus their
   masked ranges, so code, HTML comments and tags, URLs, link targets, file paths and front
   matter give no names; a checkpoint id written as inline code (`` `Qwen/Qwen-32B` ``, the
   usual way of writing one) is read from ``doc.code``.
@@ -37,8 +37,12 @@ from ._data import DATA_DIR, load
 
 # ASCII boundaries on purpose: a name abutting Chinese text ('与SpecInfr不同') is still a token.
 # A token next to '/' is part of a path or of an 'A/B' alternative and is not read as a name.
-_TOKEN = re.compile(r"(?<![A-Za-z0-9_/\\.@#-])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*"
-                    r"(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
+# (the letter comes first and the look-behind after it: a pattern that starts with a look-behind
+# is tried at every position, one that starts with a class skips to the next letter)
+# A lower-case word is a name only with a capital or a digit in it ('vLLM', 'gpt-oss-120b'):
+# the look-ahead skips 'llama.cpp' and every English word without building a match for it.
+_TOKEN = re.compile(r"[A-Za-z](?<![A-Za-z0-9_/\\.@#-][A-Za-z])(?:(?<=[A-Z])|(?=[a-z]*(?:[-.][a-z]+)*[-.]?[A-Z0-9]))"
+                    r"[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
 # a checkpoint id 'Org/Name': an organisation without digits, a name that holds one
 _ID = re.compile(r"(?<![\w/\\.@#-])([A-Za-z][A-Za-z_-]{1,38}[A-Za-z])/([A-Za-z][A-Za-z0-9]*(?:[-._][A-Za-z0-9]+)*)"
                  r"(?![\w/\\@-]|\.[A-Za-z0-9])")
@@ -55,7 +59,7 @@ _PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
 MIN_LEN = 3          # shorter tokens are never compared
 
 
-@dataclass
+@dataclass(slots=True)
 class Name:
     """One name as written in the document."""
     surface: str
@@ -106,6 +110,7 @@ class Title:
 @dataclass
 class DocumentNames:
     names: list = field(default_factory=list)       # list[Name], in text order
+    by_surface: dict = field(default_factory=dict)  # spelling -> its Names, in text order
     forms: dict = field(default_factory=dict)       # spelling -> Form
     titles: dict = field(default_factory=dict)      # arXiv id -> list[Title], in text order
 
@@ -124,8 +129,12 @@ def read_document(doc) -> DocumentNames:
     out = DocumentNames()
     out.names = _names(doc, vocab)
     for n in out.names:
-        if n.surface not in out.forms:
+        seen = out.by_surface.get(n.surface)
+        if seen is None:
+            out.by_surface[n.surface] = [n]
             out.forms[n.surface] = form(n.surface, n.org, vocab)
+        else:
+            seen.append(n)
     out.titles = _titles(doc)
     if out.titles:
         _mark_titled(out)
@@ -163,46 +172,39 @@ def _unmasked(b):
 
 def _names(doc, vocab) -> list:
     text = doc.text
-    lower_names = vocab["lower"]
+    starts = doc.line_starts
+    last = len(starts) - 1
     out = []
+    li = 0          # the tokens come in text order: their line is found by walking forward
     for bi, b in enumerate(doc.blocks):
         if b.kind not in _PROSE:
             continue
         for s, e in _unmasked(b):
-            piece = text[s:e]
-            if not _has_letter(piece):
-                continue
-            if "/" in piece:
+            if text.find("/", s, e) >= 0:
                 for m in _ID.finditer(text, s, e):
                     if _DIGIT.search(m.group(2)):
-                        out.append(_name(doc, m.group(0), m.start(), m.end(), bi, m.group(1)))
+                        ms = m.start()
+                        while li < last and starts[li + 1] <= ms:
+                            li += 1
+                        out.append(Name(m.group(0), ms, m.end(), li + 1, ms - starts[li] + 1, bi, m.group(1)))
             for m in _TOKEN.finditer(text, s, e):
                 tok = m.group()
-                if tok.endswith("."):
-                    tok = tok[:-1]
                 if len(tok) < MIN_LEN:
                     continue
-                if tok.islower() and tok not in lower_names:
-                    continue            # lower-case words and slugs are not names
-                out.append(_name(doc, tok, m.start(), m.start() + len(tok), bi, ""))
+                ms = m.start()
+                while li < last and starts[li + 1] <= ms:
+                    li += 1
+                out.append(Name(tok, ms, m.end(), li + 1, ms - starts[li] + 1, bi, ""))
     # a checkpoint id is usually written as code: `Qwen/Qwen3-32B`
     for r in doc.code:
         if r.kind != "inline" or text.find("/", r.start, r.end) < 0:
             continue
         for m in _ID.finditer(text, r.start, r.end):
             if _DIGIT.search(m.group(2)):
-                out.append(_name(doc, m.group(0), m.start(), m.end(), None, m.group(1), code=True))
+                line, col = doc.line_col(m.start())
+                out.append(Name(m.group(0), m.start(), m.end(), line, col, None, m.group(1), True))
     out.sort(key=lambda n: n.start)
     return out
-
-
-def _has_letter(s: str) -> bool:
-    return any("A" <= ch <= "Z" or "a" <= ch <= "z" for ch in s)
-
-
-def _name(doc, tok, s, e, block, org, code=False) -> Name:
-    line, col = doc.line_col(s)
-    return Name(tok, s, e, line, col, block, org, code)
 
 
 # ---------------------------------------------------------------- forms
@@ -213,7 +215,18 @@ def flatten(s: str) -> str:
 
 
 def form(text: str, org: str = "", vocab: Optional[dict] = None) -> Form:
-    vocab = vocab if vocab is not None else vocabulary()
+    """The Form of one spelling (shared between documents: a corpus repeats its names)."""
+    if vocab is None or vocab is vocabulary():
+        return _form(text, org)
+    return _make_form(text, org, vocab)
+
+
+@lru_cache(maxsize=16384)
+def _form(text: str, org: str) -> Form:
+    return _make_form(text, org, vocabulary())
+
+
+def _make_form(text: str, org: str, vocab: dict) -> Form:
     name = text.split("/", 1)[1] if org else text
     low = name.lower()
     f = Form(surface=text, flat=flatten(text), digits="".join(ch for ch in text if ch.isdigit()),
@@ -268,8 +281,7 @@ def _is_checkpoint(org: str, name: str, vocab) -> bool:
 @lru_cache(maxsize=1)
 def vocabulary() -> dict:
     """known: lower-cased spelling -> the vocabulary's spelling (names.yaml names, the systems
-    and hardware of entities.yaml); lower: the lower-case names among them ('llama.cpp');
-    checkpoints: org -> set of lower-cased names."""
+    and hardware of entities.yaml); checkpoints: org -> set of lower-cased names."""
     data = load("names.yaml")
     ents = load("entities.yaml")
     known = {}
@@ -283,8 +295,7 @@ def vocabulary() -> dict:
                 known.setdefault(str(a).lower(), spelled)
     checkpoints = {str(org).lower(): {str(n).lower() for n in names or ()}
                    for org, names in (data.get("checkpoints") or {}).items()}
-    return {"known": known, "lower": {k for k, v in known.items() if v.islower() or k == v},
-            "checkpoints": checkpoints}
+    return {"known": known, "checkpoints": checkpoints}
 
 
 ENGLISH = "english_words.txt"

@@ -30,6 +30,8 @@ Guards keep distinct things apart, and win over every kind of support:
 """
 from __future__ import annotations
 
+import bisect
+
 from claims import names as _names
 
 FAMILY = "entity"
@@ -76,8 +78,8 @@ class _Group:
 def _groups(dn, p, also_known) -> dict:
     min_len = int(p["min_len"])
     groups: dict = {}
-    for n in dn.names:
-        f = dn.forms[n.surface]
+    for surface, written in dn.by_surface.items():
+        f = dn.forms[surface]
         if f.file_like or len(f.name) < min_len:
             continue
         known = f.known or also_known.get(f.name.lower(), "")
@@ -87,17 +89,20 @@ def _groups(dn, p, also_known) -> dict:
         if g is None:
             g = groups[f.flat] = _Group(f.flat)
             g.org = f.org
-        g.forms.setdefault(n.surface, f)
-        g.names.append(n)
+        g.forms[surface] = f
+        g.names.extend(written)
         g.known = g.known or known
         if f.shape == "name" or known:
             g.word_only = False
-        g.in_title = g.in_title or bool(n.title)
+        g.in_title = g.in_title or any(n.title for n in written)
+    by = dn.by_surface
     for g in groups.values():
-        counts: dict = {}
-        for n in g.names:
-            counts[n.surface] = counts.get(n.surface, 0) + 1
-        g.spelling = max(counts, key=lambda t: counts[t])      # dicts keep the first written first
+        if len(g.forms) > 1:
+            g.names.sort(key=lambda n: n.start)
+            # the most frequent spelling, the first written on a tie
+            g.spelling = max(g.forms, key=lambda t: (len(by[t]), -by[t][0].start))
+        else:
+            g.spelling = next(iter(g.forms))
     return groups
 
 
@@ -299,9 +304,7 @@ def _extends(fa: str, fb: str) -> bool:
     return fa.startswith(fb) or fb.startswith(fa) or fa.endswith(fb) or fb.endswith(fa)
 
 
-# a deletion key shared by more spellings than this marks a series of names (Node-A …
-# Node-Z, generated ids), not one name spelled two ways; it also bounds the pairs compared
-_SERIES = 32
+_SERIES = 32            # see _indexed_pairs
 _LONGEST = 40           # longer spellings are not compared (and their deletion sets would be large)
 
 
@@ -317,42 +320,69 @@ def _deletions(s: str, k: int) -> set:
 
 def _edit_pairs(groups, p) -> list:
     """Pairs of spelling groups within the edit budget (optimal string alignment: one edit,
-    two when both are at least ``long_len`` long), and a last digit written twice.
-
-    Two spellings within k edits share a string made by deleting at most k characters from
-    each (the SymSpell index), so the candidates come from one dictionary of deletion keys
-    and the work grows with the document, not with the square of its names."""
-    from rapidfuzz.distance import OSA
-
+    two when both are at least ``long_len`` long); a last digit written twice is one edit."""
     max_edits, long_len = int(p["max_edits"]), int(p["long_len"])
 
     def budget(x, y):
         return max_edits + (1 if min(len(x), len(y)) >= long_len else 0)
 
+    found = [g for g in groups.values() if len(g.flat) <= _LONGEST]
+    if len(found) <= _FEW:
+        candidates = _band_pairs(found, max_edits, long_len)
+    else:
+        candidates = _indexed_pairs(found, max_edits, long_len)
+    from rapidfuzz.distance import OSA
+    out = []
+    for a, b in candidates:
+        if a.word_only and b.word_only:
+            continue            # two plain words: only a name of the vocabulary is compared with one
+        lim = budget(a.flat, b.flat)
+        d = OSA.distance(a.flat, b.flat, score_cutoff=lim)
+        if 0 < d <= lim:
+            out.append((a, b, int(d)))
+    return out
+
+
+# A document's few hundred spellings are compared within bands of length (rapidfuzz, in C);
+# past this many, candidates come from an index of deletion keys, whose work grows with the
+# document rather than with the square of its names.
+_FEW = 1500
+
+
+def _band_pairs(found, max_edits, long_len):
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+    found = sorted(found, key=lambda g: len(g.flat))
+    flats = [g.flat for g in found]
+    lengths = [len(f) for f in flats]
+    for i, a in enumerate(found):
+        hi = bisect.bisect_right(lengths, lengths[i] + max_edits + 1, i + 1)
+        if hi == i + 1:
+            continue
+        cutoff = max_edits + (1 if len(a.flat) >= long_len else 0)
+        for _m, _d, j in process.extract(a.flat, flats[i + 1:hi], scorer=OSA.distance,
+                                         score_cutoff=cutoff, limit=None):
+            yield a, found[i + 1 + j]
+
+
+def _indexed_pairs(found, max_edits, long_len):
+    """Two spellings within k edits share a string made by deleting at most k characters from
+    each (the SymSpell index).  A key shared by more than ``_SERIES`` spellings marks a series
+    of names (Node-A … Node-Z, generated ids), not one name spelled two ways."""
     index: dict = {}
-    for g in groups.values():
-        n = len(g.flat)
-        if n > _LONGEST:
-            continue            # a run of letters this long is no name anyone misspells
-        for key in _deletions(g.flat, max_edits + (1 if n >= long_len else 0)):
+    for g in found:
+        for key in _deletions(g.flat, max_edits + (1 if len(g.flat) >= long_len else 0)):
             index.setdefault(key, []).append(g)
-    out, seen = [], set()
+    seen = set()
     for members in index.values():
         if len(members) < 2 or len(members) > _SERIES:
             continue
         for i, a in enumerate(members):
             for b in members[i + 1:]:
                 pair = (a.flat, b.flat) if a.flat < b.flat else (b.flat, a.flat)
-                if pair in seen:
-                    continue
-                seen.add(pair)
-                if a.word_only and b.word_only:
-                    continue        # two plain words: only a name of the vocabulary is compared with one
-                lim = budget(a.flat, b.flat)
-                d = OSA.distance(a.flat, b.flat, score_cutoff=lim)
-                if 0 < d <= lim:
-                    out.append((a, b, int(d)))
-    return out
+                if pair not in seen:
+                    seen.add(pair)
+                    yield a, b
 
 
 def _generation_dropped(groups, dn) -> list:
