@@ -35,7 +35,10 @@ DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
             "max_latency_seconds": 60.0, "min_memory_bytes": 1e9, "metric_kinds": {}}
 FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missing_count": int,
           "present_count": int, "conditional": bool, "has_evidence": bool,
-          "stated_missing_count": int, "unstated_count": int}
+          "stated_missing_count": int, "unstated_count": int,
+          # the document gathers many sources (each figure must carry its own setup), or the
+          # figure reports another experiment than the document's own (a quick test, a paper)
+          "digest": bool, "other_experiment": bool}
 WHEN = {"all": [{"field": "missing_count", "gt": 0}, {"field": "conditional", "eq": False}]}
 VARS = {"subject", "metric_name", "missing", "where", "evidence_path", "evidence_line"}
 
@@ -300,6 +303,8 @@ def facts(rule, ctx):
             "present_count": len(conds), "conditional": conditional,
             "has_evidence": ev is not None,
             "stated_missing_count": len(stated), "unstated_count": len(unstated),
+            "digest": ctx.document.kind == "digest",
+            "other_experiment": "other_experiment" in (claim.markers or ()),
             # one fact per performance figure, few of which fire: their messages are made then
             "_side": partial(_side, ctx, claim, need, missing, stated, ev),
         })
