@@ -26,6 +26,9 @@ class Analysis:
     # ``named_facets`` (most checks never ask)
     named: Optional[dict] = field(default=None, repr=False, compare=False)
     counts: object = None      # claims.counts.Counts: declared counts and what they count
+    # the document's names and arXiv titles (claims.names.DocumentNames), read on first use
+    # by claims.names.read(analysis): a run that checks no entity rule never reads them
+    names: Optional[object] = field(default=None, repr=False, compare=False)
 
     def named_facets(self) -> dict:
         """facet -> (line, surface) of the first mention of its most named value anywhere in
