@@ -29,6 +29,15 @@ class Analysis:
     # the document's names and arXiv titles (claims.names.DocumentNames), read on first use
     # by claims.names.read(analysis): a run that checks no entity rule never reads them
     names: Optional[object] = field(default=None, repr=False, compare=False)
+    # figures restated in another unit (claims.restated.Restatement), read on first use
+    restated: Optional[list] = field(default=None, repr=False, compare=False)
+
+    def restatements(self) -> list:
+        """The document's figures written once in one kind of unit and again in another."""
+        if self.restated is None:
+            from .restated import find
+            self.restated = find(self)
+        return self.restated
 
     def named_facets(self) -> dict:
         """facet -> (line, surface) of the first mention of its most named value anywhere in
