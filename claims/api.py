@@ -1,13 +1,14 @@
 """The public claims API: read a briefing and return its figures with their context.
 
     extract(text, path=None) -> list[Claim]
-    analyze(text, path=None) -> Analysis(document, claims, comparisons)
+    analyze(text, path=None) -> Analysis(document, claims, derivations)
     read_document(path) -> Analysis       (reads the file with claims.reader)
 
 Pipeline: segment() -> find_figures() per block, skipping the block's masked
 ranges -> path/line/col/block filled here -> context.annotate() fills subject,
-baseline, metric, conditions, markers, sources, role, section, entry and finds
-the comparisons.
+baseline, metric, conditions, markers, sources, role, section and entry ->
+derive.find_derivations() reads the stated derived figures (gaps, changes, leads,
+sums, table ratios).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from .model import Document
 class Analysis:
     document: Document
     claims: list = field(default_factory=list)        # list[Claim], in text order
-    comparisons: list = field(default_factory=list)   # list[Comparison]
+    derivations: list = field(default_factory=list)   # list[Derivation] (claims/derive.py)
 
 
 def _find_figures():
@@ -32,6 +33,7 @@ def _find_figures():
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate
+    from .derive import find_derivations
     from .segment import segment
 
     from .entities import Covered, find_entities_in_spans
@@ -55,8 +57,8 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             c.block = bi
             claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
-    comparisons = annotate(doc, claims, names)
-    return Analysis(document=doc, claims=claims, comparisons=comparisons)
+    annotate(doc, claims, names)
+    return Analysis(document=doc, claims=claims, derivations=find_derivations(doc, claims))
 
 
 def extract(text: str, path=None) -> list:

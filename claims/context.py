@@ -15,7 +15,7 @@
 - ``markers``: the entry's markers plus those of the figure's sentence;
 - ``sources``: the entry's cited sources, else its section's, else the document's;
 
-and returns the comparisons it finds (comparisons.py).  Per-block work (entity,
+(the derived figures are read afterwards, by derive.py).  Per-block work (entity,
 condition and marker scans) is done once per block, and every per-claim look is
 bounded to a window around the figure, so the whole pass is linear.
 """
@@ -390,9 +390,8 @@ def _scope_conditions(entries):
 
 
 def annotate(doc, claims, names=None) -> list:
-    """Fill the context fields of ``claims`` (in place) and return their comparisons.
+    """Fill the context fields of ``claims`` (in place).
     ``names``: block index -> the hardware and model names already found in that block."""
-    from .comparisons import find_comparisons
     from .markdown import parse_sources
     from .segment import _clean_title
 
@@ -664,9 +663,7 @@ def annotate(doc, claims, names=None) -> list:
             srcs = doc.header_sources
         c.sources = list(srcs)
 
-    comps = find_comparisons(doc, claims)
     _inherit(claims)
-    return comps
 
 
 def _inherit(claims):

@@ -204,7 +204,7 @@ def summary_counts(doc) -> list:
                 for pm in _PART.finditer(m.group("parts")):
                     parts.append((int(pm.group("n")), _clean_label(pm.group("label")),
                                   base + pm.start() + 1, pm.group().strip()))
-            # (parts that do not add up to the total: arith.find_sums, reported by the count kind)
+            # (parts that do not add up to the total: sums read by claims.derive, reported by the count kind)
             if re.search(r"arxiv", label, re.IGNORECASE):
                 ids = distinct_arxiv(doc, exclude_lines=summary)
                 out.append(CountCheck("summary", ln, col, surface, n, len(ids), "arXiv ids",

@@ -2,13 +2,12 @@
 
 ``count.declared`` yields one fact per declared count whose target can be identified
 (``validator.counting``: section headings, summary lines) and per sum of counted parts
-(``3 条（1 条 X + 2 条 Y）``, found by ``validator.arith.find_sums``), with ``declared``,
+(``3 条（1 条 X + 2 条 Y）``: ``Analysis.derivations`` of form ``sum``, read by ``claims.derive``), with ``declared``,
 ``actual`` and ``differs``.  ``count.listed_item`` yields one fact per item a header or summary
 lists that the rest of the document never mentions.
 """
 from __future__ import annotations
 
-from .. import arith as _ar
 from .. import counting as _ct
 
 _COUNTED = {
@@ -32,12 +31,11 @@ class Declared:
         doc = ctx.analysis.document
         lang = "zh" if ctx.lang == "zh" else "en"
         checks = _ct.section_counts(doc) + _ct.summary_counts(doc) + _ct.header_counts(doc)
-        claims = list(ctx.analysis.claims)
-        for d in _ar.find_sums(doc.text, claims):
-            whole = claims[d.stated]
-            if whole.kind != "count" or whole.unit != "item" or whole.value is None:
+        for d in ctx.analysis.derivations:
+            whole = d.stated
+            if d.form != "sum" or whole.kind != "count" or whole.unit != "item" or whole.value is None:
                 continue
-            parts = [claims[i] for i in d.operands]
+            parts = list(d.operands)
             if any(p.value is None for p in parts):
                 continue
             checks.append(_ct.CountCheck("parts_sum", whole.line, whole.col, whole.surface,

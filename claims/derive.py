@@ -1,0 +1,708 @@
+"""Stated derived figures: every place a briefing derives one figure from others.
+
+``find_derivations(doc, claims)`` reads, once per document, each figure the text says is
+derived — and the figures it is derived from — into ``Derivation`` records
+(``claims.model.Derivation``; ``Analysis.derivations``).  The words that tie figures
+together are data: ``claims/data/derivations.yaml``.
+
+Forms (``Derivation.form``):
+
+- ``gap``: two figures set side by side, with the gap between them stated or not —
+  ``A：x - B：y（差距约 z%）``, ``16,200 vs 12,500 tok/s, a 45% gap``, ``3.81 vs 5.37 req/s（-29%）``;
+- ``change``: from one figure to another — ``from 140 GB to 38 GB, a 73% reduction``,
+  ``吞吐 +32.0%（6.78 → 8.95 req/s）``, ``a 4.2× speedup, from 118 tok/s to 370 tok/s``
+  (a bare number before an arrow takes the unit of the figure after it);
+- ``lead``: one figure relative to another — ``roughly 50% better than SpecInfer's 1.6×``,
+  ``较上一版本的 8,000 tok/s 提升 70%``, ``比 vLLM 的 450 ms 快 33%``;
+- ``sum``: parts and their whole — ``W（a + b）``, ``a + b = W``, ``（4 条：1 + 3）``;
+- ``ratio_column``: a table's speedup column (``加速比``, ``speedup``) right after two
+  measurements of one unit.
+
+A derivation with ``stated`` None is a pair compared with nothing derived written beside it
+(``from 2.35s to 1.78s``): the contradiction checks still need to know that its two sides
+measure different states.  Figures that are no claims of their own (a bare number before an
+arrow, a table cell without a unit) are read here as ``Claim`` records that are *not* in
+``Analysis.claims``: they are operands only, never checked for preconditions.
+
+Only neighbouring figures are paired (each claim is looked at with the next few), so the
+pass is linear in the number of claims.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+from ._data import load
+from .entities import find_entities
+from .model import Claim, Derivation
+from .structure import ANAPHORA, SENT_END
+
+# Claim kinds that can be the stated derived figure of a gap, change or lead.
+STATED_KINDS = ("percent", "ratio")
+# Claim kinds that can be an operand (an absolute measurement or a speedup factor).
+OPERAND_KINDS = ("throughput", "latency", "duration", "memory", "bandwidth", "count", "currency",
+                 "compute", "number", "ratio", "percent")
+_RELATIVE = ("percent", "ratio", "percentage_point")
+# metrics (claims/data/metrics.yaml) of a figure that states a lead over a baseline
+_LEAD_METRICS = ("throughput_lead", "speedup", "gap", "increase", "reduction")
+
+
+# ---------------------------------------------------------------- vocabulary
+
+def _alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted({w for w in words if w}, key=len, reverse=True))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The compiled word lists of claims/data/derivations.yaml."""
+    gap: "re.Pattern"
+    decrease: "re.Pattern"
+    increase: "re.Pattern"
+    ahead: "re.Pattern"
+    behind: "re.Pattern"
+    performance: "re.Pattern"
+    compare: "re.Pattern"
+    from_to: "re.Pattern"          # a 'to' word or an arrow between A and B
+    than: "re.Pattern"             # a lead phrase that puts the baseline after it ('better than', '快于')
+    gap_after: "re.Pattern"        # a stated gap right after two figures: '（差距约 z%）', ', a z% reduction'
+    gap_between: "re.Pattern"      # the whole text between a pair and its gap: ', a', '（差距约'
+    lead_ahead: "re.Pattern"       # 'z% better than' right after the stated figure
+    lead_behind: "re.Pattern"
+    lead_word: "re.Pattern"        # a lead/change word right before the stated figure: '领先约 z'
+    behind_word: "re.Pattern"      # that word says 'behind' / 'less'
+    gap_then: "re.Pattern"         # a gap word right after the stated figure: 'z 的差距'
+    versus: "re.Pattern"           # a pair: only separators and a 'vs' word between two figures
+    from_before: "re.Pattern"      # 'from' right before A
+    to_between: "re.Pattern"       # only a 'to' word between A and B
+    arrow_between: "re.Pattern"    # only an arrow between A and B
+    arrow: "re.Pattern"
+    bare_before_arrow: "re.Pattern"   # '6.78 →' before B
+    bare_pair: "re.Pattern"        # 'z (0.364 → 0.326)'
+    whole_before: "re.Pattern"     # 'W（' / 'W, including' before the parts
+    whole_after: "re.Pattern"      # '= W' / '共 W' after the parts
+
+
+@lru_cache(maxsize=None)
+def vocabulary() -> Vocabulary:
+    d = load("derivations.yaml")
+    w = {k: _alternation(v) for k, v in d.items()}
+    ci = re.IGNORECASE
+    approx = w["approx"]
+    arrows = w["arrows"]
+    changes = _alternation(d["gap"] + d["decrease"] + d["increase"])
+    lead_words = _alternation(d["ahead"] + d["behind"] + d["increase"] + d["decrease"])
+    sep = r"[\s\-–—;；,，、:：/|*]*"
+    return Vocabulary(
+        gap=re.compile(w["gap"], ci), decrease=re.compile(w["decrease"], ci),
+        increase=re.compile(w["increase"], ci), ahead=re.compile(w["ahead"], ci),
+        behind=re.compile(w["behind"], ci), performance=re.compile(w["performance"], ci),
+        compare=re.compile(w["compare"], ci),
+        from_to=re.compile(_alternation(d["to"] + d["arrows"]), ci),
+        than=re.compile(w["than"], ci),
+        gap_after=re.compile(_alternation(d["gap"] + d["decrease"] + d["increase"] + d["gap_after"]), ci),
+        gap_between=re.compile(r"[\s,，;；(（]*(?:a|an|即|the)?\s*(?:" + changes + "|" + w["gap_between"]
+                               + r")?\s*(?:" + approx + r")?\s*", ci),
+        lead_ahead=re.compile(r"\s*(" + w["ahead"] + ")", ci),
+        lead_behind=re.compile(r"\s*(" + w["behind"] + ")", ci),
+        lead_word=re.compile(r"(" + lead_words + r")\s*(" + approx + r")?\s*$", ci),
+        behind_word=re.compile(_alternation(d["behind"] + d["decrease"]), ci),
+        gap_then=re.compile(r"\s{0,2}(?:的)?\s{0,2}(" + w["gap"] + ")", ci),
+        versus=re.compile(sep + r"(?P<vs>" + w["versus"] + r")?" + sep, ci),
+        from_before=re.compile(r"(?:" + w["from"] + r")\s*(?:" + approx + r")?\s*$", ci),
+        to_between=re.compile(r"\s*(?:" + w["to"] + r")\s*(?:" + approx + r")?\s*", ci),
+        arrow_between=re.compile(r"\s*(?:" + arrows + r")\s*"),
+        arrow=re.compile(arrows),
+        bare_before_arrow=re.compile(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:" + arrows + r")\s*$"),
+        bare_pair=re.compile(r"(?P<lead>[^\n\d]{0,30}?)[（(]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:" + arrows
+                             + r")\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*[)）]"),
+        whole_before=re.compile(r"\s*[（(:：=＝]\s*|\s*[，,]?\s*(?:" + w["whole_before"] + r")\s*[:：]?\s*", ci),
+        whole_after=re.compile(r"[^\d\n。；;|]{0,24}?[=＝]\s*|\s*[)）]?\s*(?:" + w["whole_after"]
+                               + r")\s*[:：]?\s*", ci),
+    )
+
+
+_LATIN = re.compile(r"[A-Za-z]")
+_LATIN_OR_DOT = re.compile(r"[A-Za-z.]")
+
+
+def _word_in(pattern: "re.Pattern", text: str) -> Optional["re.Match"]:
+    """The first match of a word list in ``text``: a Latin word only as a whole word (not
+    'to' in 'token'), a CJK word anywhere."""
+    for m in pattern.finditer(text):
+        s, e = m.start(), m.end()
+        w = m.group()
+        if _LATIN.match(w[:1]) and s > 0 and text[s - 1].isalnum():
+            continue
+        if _LATIN_OR_DOT.match(w[-1:]) and e < len(text) and text[e].isalnum():
+            continue
+        return m
+    return None
+
+
+# ---------------------------------------------------------------- text between figures
+
+_BREAK = re.compile(r"[。；;！？!?\n]|\.\s|\s-\s|\|")
+_BLANK_LINE = re.compile(r"\n\s*\n")
+_OPEN_PAREN = re.compile(r"\s*[（(]\s*")
+_CLAUSE_END = re.compile(r"[。；;\n]")
+_CLOSE_PAREN = re.compile(r"[)）]")
+_LEAD_STOP = re.compile(r"[|，,：:]")
+_BARE_LEAD_STOP = re.compile(r"[|，,：:。；;]")
+_PLUS = re.compile(r"[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}")
+_VERSION = re.compile(r"\s*v?\d{1,3}(?:\.\d{1,3}){1,2}")
+# A character that neither a name, its version nor the separators of a pair can hold:
+# a gap with one of them never reduces to separators, whatever names it contains
+_NOT_NAME_OR_SEP = re.compile(r"[^\w\s\-–—;；,，、:：/|*.×™®]")
+_LABEL_COLON = re.compile(r"[：:]\s*$")
+_TIME_UNITS = ("second",)
+
+
+def _same_dim(a, b) -> bool:
+    if a.kind in ("percent", "percentage_point") or b.kind in ("percent", "percentage_point"):
+        return a.kind == b.kind
+    if a.kind == "ratio" or b.kind == "ratio":
+        return a.kind == b.kind
+    return (a.base_unit or a.unit) == (b.base_unit or b.unit)
+
+
+def _same_scale(a, b) -> bool:
+    return a.kind == b.kind and (a.base_unit or "") == (b.base_unit or "")
+
+
+def _scope(c):
+    return (c.path, c.entry if c.entry is not None else ("sec", c.section), c.role)
+
+
+def _same_statement(text: str, x_end: int, z_start: int) -> bool:
+    """X belongs to z's statement: same sentence, or z's sentence opens by pointing back at
+    the previous one ('That is roughly 50% better than …').  'On batch 1 it is 10% faster
+    than …' after another sentence's figure is a new statement."""
+    gap = text[x_end:z_start]
+    ends = list(SENT_END.finditer(gap))
+    if not ends:
+        return True
+    if len(ends) > 1:
+        return False
+    return ANAPHORA.match(gap[ends[-1].end():].lstrip("\n")) is not None
+
+
+def _is_latency(c) -> bool:
+    return c.base_unit in _TIME_UNITS or c.kind == "latency"
+
+
+def bare_figure(text: str, num: str, start: int, like=None, doc=None) -> Claim:
+    """A number that is no claim of its own, read as an operand: '6.78' of '6.78 → 8.95
+    req/s' takes the unit of ``like``; without one it is a plain number."""
+    v = float(num.replace(",", ""))
+    dec = len(num.split(".")[1]) if "." in num else 0
+    line, col = doc.line_col(start) if doc is not None else (0, 0)
+    c = Claim(path=doc.path if doc is not None else None, line=line, col=col, start=start,
+              end=start + len(num), surface=num, kind="number", value=v, base_value=v,
+              unit="dimensionless", base_unit="dimensionless", decimals=dec)
+    if like is not None and like.value:
+        factor = like.base_value / like.value if like.base_value is not None else 1.0
+        c.kind, c.unit, c.base_unit, c.base_value = like.kind, like.unit, like.base_unit, v * factor
+        c.block = like.block
+    return c
+
+
+# ---------------------------------------------------------------- pairs (no stated figure needed)
+
+def _strip_entities(text: str) -> str:
+    """The text between two figures with entity names (and their versions) removed."""
+    spans = find_entities(text, 0, len(text), kinds=("system", "hardware", "model"))
+    out, p = [], 0
+    for _, _, s, e, _ in spans:
+        out.append(text[p:s])
+        m = _VERSION.match(text, e)
+        p = m.end() if m else e
+    out.append(text[p:])
+    return "".join(out)
+
+
+def _share_unit(a, b):
+    """'16,200 vs 12,500 tok/s': the unit written once applies to both sides."""
+    factor = (b.base_value / b.value) if b.base_value is not None else 1.0
+    a.kind, a.unit, a.base_unit = b.kind, b.unit, b.base_unit
+    a.base_value = a.value * factor
+
+
+@dataclass
+class _Pair:
+    left: int
+    right: int
+    gap: Optional[int]
+    form: str
+
+
+def _pairs(doc, claims, v: Vocabulary) -> list:
+    """Neighbouring figures set side by side ('A vs B', 'A：x - B：y'), from one to another
+    ('from A to B', 'A → B'), and leads over a baseline whose own figure is stated nearby
+    ('50% better than SpecInfer's 1.6×' after EAGLE-3's 2.4×), each with the gap stated
+    right after it when there is one.  Gives the compared figures what the pair says about
+    them: the gap's subject and baseline, the unit a number shares with its partner."""
+    text = doc.text
+    out = []
+    used = set()
+    n = len(claims)
+
+    def add(left, right, gap, form):
+        out.append(_Pair(left, right, gap, form))
+        used.update(i for i in (left, right, gap) if i is not None)
+        if gap is not None:
+            g, cl, cr = claims[gap], claims[left], claims[right]
+            if cl.subject and cr.subject and cl.subject != cr.subject:
+                g.subject, g.baseline = cl.subject, cr.subject
+            if g.metric is None and form == "gap":
+                g.metric = "gap"
+
+    def gap_after(j):
+        """A percent/ratio right after figure j that states the gap: '（差距约 35%）', ', a 73% reduction'."""
+        if j + 1 >= n:
+            return None
+        g = claims[j + 1]
+        if g.kind not in _RELATIVE or g.start - claims[j].end > 24:
+            return None
+        between = text[claims[j].end:g.start]
+        if "\n" in between.strip(" \t"):
+            return None
+        if (v.gap_between.fullmatch(between) or (len(between) <= 16 and _word_in(v.gap_after, between))
+                or _word_in(v.gap_after, text[g.end:g.end + 16])):
+            return j + 1
+        return None
+
+    for i in range(n - 1):
+        if i in used:
+            continue
+        a, b = claims[i], claims[i + 1]
+        if b.start - a.end > 80 or _scope(a) != _scope(b):
+            continue
+        if a.list_id is not None and a.list_id == b.list_id:
+            continue
+        between = text[a.end:b.start]
+        if _same_scale(a, b) and ((v.to_between.fullmatch(between)
+                                   and v.from_before.search(text[max(0, a.start - 12):a.start]))
+                                  or v.arrow_between.fullmatch(between)):
+            add(i, i + 1, gap_after(i + 1), "change")
+            continue
+        if "\n\n" in between or _NOT_NAME_OR_SEP.search(between):
+            continue
+        m = v.versus.fullmatch(_strip_entities(between))
+        if not m:
+            continue
+        if a.kind == "number" and b.kind != "number" and m.group("vs") and a.value is not None and b.value:
+            _share_unit(a, b)
+        if not _same_scale(a, b):
+            continue
+        labelled = bool(a.subject and b.subject and a.subject != b.subject)
+        if m.group("vs") or (labelled and _LABEL_COLON.search(between)):
+            add(i, i + 1, gap_after(i + 1), "gap")
+
+    # a lead over a baseline whose own figure is stated nearby
+    for gi, g in enumerate(claims):
+        if gi in used or g.kind not in STATED_KINDS or g.metric not in _LEAD_METRICS:
+            continue
+        if not g.baseline or not g.subject:
+            continue
+        right = next((k for k in range(max(0, gi - 3), min(n, gi + 4))
+                      if k != gi and k not in used and claims[k].subject == g.baseline
+                      and claims[k].block == g.block and claims[k].kind == "ratio"
+                      and abs(claims[k].start - g.start) < 200), None)
+        if right is None:
+            continue
+        left = None
+        for k in range(right - 1, max(-1, right - 30), -1):
+            c = claims[k]
+            if k == gi or k in used or c.subject != g.subject or not _same_scale(c, claims[right]):
+                continue
+            if _scope(c) == _scope(g):
+                left = k
+            break
+        if left is not None:
+            add(left, right, gi, "lead")
+    return out
+
+
+# ---------------------------------------------------------------- stated figures in prose
+
+@dataclass
+class _Found:
+    """A derivation found in prose, by claim index (a negative index: a bare figure)."""
+    form: str
+    stated: int
+    operands: tuple
+    direction: int = 0
+    inverse: bool = False
+    bare: tuple = ()
+
+
+class _Prose:
+    """The walk over a document's figures in text order that reads stated gaps, changes and
+    leads.  ``order`` is the claims' text order; a figure already read as a derivation's
+    result is never an operand, and an operand is never reused."""
+
+    def __init__(self, doc, claims, v: Vocabulary, window: int):
+        self.doc, self.text, self.claims, self.v, self.window = doc, doc.text, claims, v, window
+        self.order = sorted(range(len(claims)), key=lambda i: claims[i].start)
+        self.stated = set()
+        self.used_ops = set()
+
+    def between(self, i, j) -> str:
+        return self.text[self.claims[i].end:self.claims[j].start]
+
+    def same_par(self, i, j) -> bool:
+        return not _BLANK_LINE.search(self.between(i, j))
+
+    def prev_same(self, p, like, limit_chars):
+        """Position in ``order`` of the nearest earlier measurement of ``like``'s dimension."""
+        claims, order = self.claims, self.order
+        for k in range(p - 1, -1, -1):
+            c = claims[order[k]]
+            if claims[order[p]].start - c.end > limit_chars or not self.same_par(order[k], order[p]):
+                return None
+            if (c.kind in OPERAND_KINDS and _same_dim(c, like) and c.list_id is None
+                    and order[k] not in self.stated):
+                return k
+        return None
+
+    def direction_of(self, z, words: str) -> int:
+        dec, inc = _word_in(self.v.decrease, words), _word_in(self.v.increase, words)
+        return -1 if dec and not inc else (1 if inc and not dec else 0)
+
+    def sign_of(self, z) -> int:
+        """+1 / -1 for a figure written with its sign ('+32.0%', '-24.3%', '下降 38%'), else 0."""
+        if z.negative or (z.value is not None and z.value < 0):
+            return -1
+        if self.text[max(0, z.start - 1):z.start] == "+" or z.surface.startswith("+"):
+            return 1
+        return 0
+
+    def run(self) -> list:
+        out = []
+        for p, zi in enumerate(self.order):
+            z = self.claims[zi]
+            if z.kind not in STATED_KINDS or z.bound:
+                continue
+            found = (self.stated_first(p) or self.gap(p) or self.change(p) or self.than(p)
+                     or self.lead(p))
+            if found is not None:
+                out.append(found)
+                self.stated.add(zi)
+        return out
+
+    # 'z（A → B）', 'a z× speedup, from A to B'
+    def stated_first(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        zi = order[p]
+        z = claims[zi]
+        got = self._operands_after(p)
+        if got is None:
+            return None
+        (ai, a), (bi, b) = got
+        direction = self.sign_of(z)
+        if direction == 0 and z.kind != "ratio":
+            direction = self.direction_of(z, text[max(0, z.start - 12):z.end + 12])
+        if z.kind == "ratio":
+            direction = 0       # 'a 5.3× TTFA gain (0.70s → 0.13s)': either way round
+        self.used_ops.update((ai, bi))
+        bare = tuple(x for i, x in ((ai, a), (bi, b)) if i < 0)
+        return _Found("change", zi, (ai, bi), direction, bare=bare)
+
+    def _operands_after(self, p):
+        """((index, A), (index, B)) when the stated figure at order[p] is followed by its
+        operands; index -1 / -2 for a bare number that is no claim."""
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        z = claims[order[p]]
+        bi_pos = None
+        # B is the figure right after an arrow or a 'to' that follows z in the same clause
+        for q in (p + 1, p + 2):
+            if q >= len(order):
+                break
+            b = claims[order[q]]
+            if b.kind not in OPERAND_KINDS or b.kind == "percent" and z.kind == "percent":
+                continue
+            lead = text[z.end:b.start]
+            # the arrow pair must belong to z's own clause: 'z（A → B）', 'z speedup at bs 1 (A → B'
+            if len(lead) > 48 or _BREAK.search(lead.replace(" - ", " ")) or _LEAD_STOP.search(lead):
+                break
+            if v.arrow.search(text[max(z.end, b.start - 6):b.start]):
+                bi_pos = q
+                break
+        if bi_pos is None:
+            # 'z (0.364 → 0.326)': two bare numbers, neither a claim of its own
+            m = v.bare_pair.match(text, z.end)
+            if m and not _BARE_LEAD_STOP.search(m.group("lead")):
+                nxt = next((claims[order[q]].start for q in range(p + 1, len(order))), len(text))
+                if nxt >= m.end():
+                    a = bare_figure(text, m.group("a"), m.start("a"), doc=self.doc)
+                    b = bare_figure(text, m.group("b"), m.start("b"), doc=self.doc)
+                    return (-1, a), (-2, b)
+            # 'from A to B' after z
+            if p + 2 < len(order):
+                ai, bi = order[p + 1], order[p + 2]
+                a, b = claims[ai], claims[bi]
+                lead = text[z.end:a.start]
+                mid = text[a.end:b.start]
+                if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
+                        and not _BREAK.search(lead) and v.from_before.search(lead)
+                        and _word_in(v.from_to, mid)):
+                    return (ai, a), (bi, b)
+            return None
+        bi = order[bi_pos]
+        b = claims[bi]
+        if bi_pos == p + 2:
+            ai = order[p + 1]
+            a = claims[ai]
+            mid = text[a.end:b.start]
+            if _same_dim(a, b) and v.arrow.search(mid) and len(mid) <= 6:
+                return (ai, a), (bi, b)
+            return None
+        m = v.bare_before_arrow.search(text[max(0, b.start - 24):b.start])
+        if not m or b.value is None:
+            return None
+        start = max(0, b.start - 24) + m.start(1)
+        if start < z.end:
+            return None
+        return (-1, bare_figure(text, m.group(1), start, like=b, doc=self.doc)), (bi, b)
+
+    # 'A … B (gap z)' / 'A - B（差距约 z）'
+    def gap(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        if p < 2:
+            return None
+        zi = order[p]
+        z = claims[zi]
+        before, after = self._around(p)
+        bare_paren = (_OPEN_PAREN.fullmatch(text[claims[order[p - 1]].end:z.start]) is not None
+                      and _word_in(v.compare, self.between(order[p - 2], order[p - 1])) is not None)
+        if not (_word_in(v.gap, before) or bare_paren or v.gap_then.match(after)):
+            return None
+        bi = order[p - 1]
+        b = claims[bi]
+        if b.kind not in OPERAND_KINDS or _BREAK.search(self.between(bi, zi).replace(" - ", " ")):
+            return None
+        k = self.prev_same(p - 1, b, self.window)
+        if k is None:
+            return None
+        ai = order[k]
+        gap_text = self.between(ai, bi)
+        if len(gap_text) > 60 or _CLAUSE_END.search(gap_text):
+            return None
+        return _Found("gap", zi, (ai, bi))
+
+    # 'from A to B, a z% reduction' / '从 A 降到 B，减少 z%'
+    def change(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        if p < 2:
+            return None
+        zi = order[p]
+        z = claims[zi]
+        bi, ai = order[p - 1], order[p - 2]
+        a, b = claims[ai], claims[bi]
+        mid, tail = self.between(ai, bi), self.between(bi, zi)
+        if not (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
+                and ai not in self.used_ops and bi not in self.used_ops and not _CLOSE_PAREN.search(tail)
+                and _word_in(v.from_to, mid) and not _BREAK.search(mid) and not _CLAUSE_END.search(tail)):
+            return None
+        _, after = self._around(p)
+        words = mid + " " + tail + " " + after[:15]
+        dec = _word_in(v.decrease, words) or _word_in(v.decrease, text[max(0, a.start - 20):a.start])
+        inc = _word_in(v.increase, words)
+        direction = self.sign_of(z) or (-1 if dec and not inc else (1 if inc and not dec else 0))
+        if not direction and not v.arrow.search(mid):
+            return None
+        return _Found("change", zi, (ai, bi), direction)
+
+    # 'X … z% better than … Y'
+    def than(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        zi = order[p]
+        z = claims[zi]
+        _, after = self._around(p)
+        m_ahead, m_behind = v.lead_ahead.match(after), v.lead_behind.match(after)
+        m = m_ahead or m_behind
+        if not m or not v.than.search(m.group()) or p + 1 >= len(order):
+            return None
+        yi = order[p + 1]
+        y = claims[yi]
+        seg = text[z.end:y.start]
+        if len(seg) > 50 or _BREAK.search(seg) or y.kind not in OPERAND_KINDS:
+            return None
+        k = self.prev_same(p, y, self.window)
+        if k is None or not _same_statement(text, claims[order[k]].end, z.start):
+            return None
+        xi = order[k]
+        inverse = _is_latency(claims[xi]) and v.performance.search(m.group()) is not None
+        return _Found("lead", zi, (xi, yi), 1 if m_ahead else -1, inverse)
+
+    # '对比 B 的 Y，X 领先约 z 倍', '较上一版本的 8,000 tok/s 提升 70%'
+    def lead(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        if p < 2:
+            return None
+        zi = order[p]
+        before, _ = self._around(p)
+        word = v.lead_word.search(before)
+        if not word:
+            return None
+        yi = order[p - 1]
+        y = claims[yi]
+        pre_y = text[max(0, y.start - 16):y.start]
+        mid = self.between(yi, zi)
+        if not (y.kind in OPERAND_KINDS and _word_in(v.compare, pre_y) and len(mid) <= 40 and "\n" not in mid):
+            return None
+        if mid.lstrip().startswith("的"):
+            return None     # 'Y 的得分所需的 FLOP 数少 1.7 倍': Y qualifies another noun, it is not compared
+        k = self.prev_same(p - 1, y, self.window)
+        if k is None:
+            return None
+        xi = order[k]
+        w = word.group(1)
+        behind = bool(v.behind_word.fullmatch(w))
+        inverse = _is_latency(claims[xi]) and v.performance.search(w) is not None
+        return _Found("lead", zi, (xi, yi), -1 if behind else 1, inverse)
+
+    def _around(self, p):
+        """(text just before the figure, back to the previous figure; the rest of its line, 40 chars)."""
+        text, claims, order = self.text, self.claims, self.order
+        z = claims[order[p]]
+        lo = max(claims[order[p - 1]].end, z.start - 14) if p > 0 else max(0, z.start - 14)
+        line_end = text.find("\n", z.end)
+        hi = z.end + 40 if line_end < 0 else min(line_end, z.end + 40)
+        return text[lo:z.start], text[z.end:hi]
+
+
+# ---------------------------------------------------------------- parts and their whole
+
+def _sums(doc, claims, v: Vocabulary) -> list:
+    """'W（a X + b Y）', 'a + b = W': parts joined by '+' next to a whole of the same dimension."""
+    text = doc.text
+    order = sorted(range(len(claims)), key=lambda i: claims[i].start)
+    out = []
+    p = 0
+    while p < len(order):
+        run = [order[p]]
+        q = p + 1
+        while q < len(order) and _PLUS.fullmatch(text[claims[order[q - 1]].end:claims[order[q]].start]) \
+                and _same_dim(claims[order[q]], claims[run[0]]):
+            run.append(order[q])
+            q += 1
+        if len(run) >= 2:
+            whole = None
+            if p > 0:
+                wi = order[p - 1]
+                # a bracket or 'including' between the whole and the first part
+                if v.whole_before.fullmatch(text[claims[wi].end:claims[run[0]].start]) \
+                        and _same_dim(claims[wi], claims[run[0]]):
+                    whole = wi
+            if whole is None and q < len(order):
+                wi = order[q]
+                if v.whole_after.fullmatch(text[claims[run[-1]].end:claims[wi].start]) \
+                        and _same_dim(claims[wi], claims[run[0]]):
+                    whole = wi
+            if whole is not None:
+                out.append(_Found("sum", whole, tuple(run)))
+        p = q if len(run) >= 2 else p + 1
+    return out
+
+
+# ---------------------------------------------------------------- tables
+
+_RATIO_HEAD = ("加速比", "加速", "倍数", "speedup", "speed-up", "ratio", "x faster")
+_CELL_NUM = re.compile(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*")
+_CELL_RATIO = re.compile(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
+
+
+def cell_figure(doc, cell, by_block: dict, kind: str = "number") -> Optional[Claim]:
+    """The figure a table cell holds: the cell's one claim ('65.8 ms', '2.14x'), else its
+    number read as a bare figure ('1.286', '**8730.0**'); None when the cell holds no single
+    figure."""
+    if cell is None:
+        return None
+    own = [c for c in by_block.get(cell.block, ()) if c.kind != "count" or kind == "count"]
+    if len(own) == 1:
+        return own[0]
+    if own:
+        return None
+    m = _CELL_NUM.fullmatch(cell.text)
+    if not m or m.group("u"):
+        return None
+    start = doc.text.find(m.group("n"), cell.start, cell.end)
+    c = bare_figure(doc.text, m.group("n"), start, doc=doc)
+    c.kind, c.block = kind, cell.block
+    return c
+
+
+def _written_unit(cell) -> Optional[str]:
+    m = _CELL_NUM.fullmatch(cell.text) if cell is not None else None
+    return (m.group("u") or "") if m else None
+
+
+def claims_by_block(claims) -> dict:
+    out = {}
+    for c in claims:
+        out.setdefault(c.block, []).append(c)
+    return out
+
+
+def _ratio_columns(doc, by_block) -> list:
+    """Rows of tables with a speedup column (加速比, speedup, ratio) right after two numeric
+    columns of the same written unit: the stated ratio must be the larger over the smaller."""
+    out = []
+    for t in doc.tables:
+        cols = [c.column for c in t.header if c.column >= 2 and any(w in c.text.lower() for w in _RATIO_HEAD)]
+        for row in t.rows if cols else ():
+            cells = {c.column: c for c in row.cells}
+            for k in cols:
+                z, a, b = cells.get(k), cells.get(k - 2), cells.get(k - 1)
+                if z is None or not _CELL_RATIO.fullmatch(z.text):
+                    continue
+                ua, ub = _written_unit(a), _written_unit(b)
+                if ua is None or ua != ub:
+                    continue        # '65.6 ms | 34.0 s': one of them is misprinted, not a ratio to check
+                fz, fa, fb = cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block), \
+                    cell_figure(doc, b, by_block)
+                if fz is None or fa is None or fb is None or fz.kind != "ratio":
+                    continue
+                out.append(Derivation(form="ratio_column", stated=fz, operands=(fa, fb)))
+    return out
+
+
+# ---------------------------------------------------------------- the whole pass
+
+def find_derivations(doc, claims, window: int = 160) -> list:
+    """Every stated derived figure of ``doc`` among ``claims`` (its figures, in text order),
+    as ``Derivation`` records, and each claim's ``comparison`` set to the index of the
+    derivation it takes part in."""
+    v = vocabulary()
+    pairs = _pairs(doc, claims, v)            # first: a pair may give a number its unit
+    prose = _Prose(doc, claims, v, window).run() + _sums(doc, claims, v)
+
+    out = []
+    stated = {f.stated: f for f in prose}
+    ops = {i for f in prose for i in f.operands if i >= 0}
+    for f in prose:
+        bare = iter(f.bare)
+        operands = tuple(claims[i] if i >= 0 else next(bare) for i in f.operands)
+        out.append(Derivation(form=f.form, stated=claims[f.stated], operands=operands,
+                              direction=f.direction, inverse=f.inverse))
+    for pr in pairs:
+        # the prose reading wins where both read the same figures: it knows the direction
+        if pr.gap is not None and pr.gap in stated:
+            continue
+        if pr.left in ops and pr.right in ops:
+            continue
+        out.append(Derivation(form=pr.form, stated=claims[pr.gap] if pr.gap is not None else None,
+                              operands=(claims[pr.left], claims[pr.right])))
+    out.sort(key=lambda d: (d.operands[0].start if d.operands else 0))
+    out += _ratio_columns(doc, claims_by_block(claims))
+
+    index = {id(c): i for i, c in enumerate(claims)}
+    for k, d in enumerate(out):
+        for c in (d.stated, *d.operands):
+            if c is not None and id(c) in index:
+                c.comparison = k
+    return out
