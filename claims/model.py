@@ -207,6 +207,7 @@ class Document:
     # (claims.structure.sentence_at and friends); not part of the document's content
     starts: dict = field(default_factory=dict, repr=False, compare=False)
     front_matter: int = 0           # number of leading lines of YAML/TOML front matter
+    kind: str = "post"              # 'post' (about one thing) | 'digest' (gathers many sources)
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""

@@ -81,9 +81,9 @@ def _strip_bold(title: str) -> str:
     return t
 
 
-def _clean_title(title: str) -> str:
+def clean_title(title: str) -> str:
     t = title.strip().strip("*").strip()
-    t = re.sub(r"^(?:[一二三四五六七八九十]{1,3}\s*[、．.]|\d{1,3}(?:\.\d{1,3})*[.、)]?)\s*", "", t)
+    t = re.sub(r"^(?:[一二三四五六七八九十]{1,3}\s*[、．.]|[IVX]{1,5}\.\s|\d{1,3}(?:\.\d{1,3})*[.、)]?)\s*", "", t)
     t = _rx()["count"].sub("", t).strip()
     return t
 
@@ -127,7 +127,7 @@ class _Walk:
         while self.stack and doc.sections[self.stack[-1]].level >= level:
             doc.sections[self.stack.pop()].end_line = line - 1
         parent = self.stack[-1] if self.stack else None
-        clean = _clean_title(title)
+        clean = clean_title(title)
         role = _section_role(clean) or (doc.sections[parent].role if parent is not None else None) or "body"
         sec = Section(title=_strip_bold(title), line=line, level=level, role=role, parent=parent)
         m = _rx()["count"].search(title)
@@ -340,6 +340,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
         # Chinese ordinal section line without '#'
         m = rx["ordinal"].match(body)
         if m and c != "html":
+            # the title text is the whole line ('四、…（3 条）', 'IV. … (2 items)')
             w.open_section(body, line_no, 2, s + lead, e)
             # the title text is the whole line: '四、…（3 条）'
             i += 1
@@ -429,7 +430,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
 
     _managed_blocks_are_warnings(doc)
     _collect_sources(doc)
-    structure.build(doc, _clean_title)
+    structure.build(doc, clean_title)
     doc.lang = _language(doc)
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""
     doc.date = fm_date or _find_date(name) or _find_date(doc.title or fm_title or "") \

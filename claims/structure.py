@@ -311,8 +311,28 @@ def _references(doc) -> list:
 # ---------------------------------------------------------------- build
 
 
+_CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
+
+
+def document_kind(doc) -> str:
+    """'digest' when the document gathers figures from many sources — entries that cite their
+    own sources, or several top-level titles that are not numbered chapters ('vLLM 动态日报',
+    'SGLang 动态日报'): each figure must then carry its own setup.  Otherwise 'post': a
+    document about one thing, which states its setup once."""
+    # a blog post's numbered sections link PRs inline; a digest's entries cite where each came
+    # from ('来源：inbox/…', 'Sources: …', a file or an arXiv id)
+    cited = sum(1 for e in doc.entries
+                if any(s.kind != "url" or s.origin == "line" for s in e.sources or ()))
+    if cited >= 2:
+        return "digest"
+    h1 = [sec for sec in doc.sections if sec.level == 1]
+    parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]
+    return "digest" if len(parts) >= 3 and len(parts) * 2 > len(h1) else "post"
+
+
 def build(doc, clean_title) -> None:
     """Fill the typed structure of ``doc`` (see the module docstring)."""
+    doc.kind = document_kind(doc)
     doc.sentences = _sentences(doc)
     doc.items = _items(doc)
     _captions(doc)

@@ -24,7 +24,7 @@ def patterns():
         seen.append((pattern, flags))
         return real(pattern, flags)
 
-    caches = [entities._tables, conditions._facets, context._metrics, context._setup_rx, markers._pattern]
+    caches = [entities._tables, conditions._facets, context._metrics, markers._pattern]
     for f in caches:
         f.cache_clear()
     mp = pytest.MonkeyPatch()
