@@ -32,7 +32,7 @@ def _find_figures():
 
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
-    from .context import annotate
+    from .context import annotate, inherit
     from .derive import find_derivations
     from .segment import segment
 
@@ -58,7 +58,10 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
     annotate(doc, claims, names)
-    return Analysis(document=doc, claims=claims, derivations=find_derivations(doc, claims))
+    derivations = find_derivations(doc, claims)
+    # a compared pair names its gap's subject and baseline: spread those too
+    inherit(claims)
+    return Analysis(document=doc, claims=claims, derivations=derivations)
 
 
 def extract(text: str, path=None) -> list:

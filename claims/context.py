@@ -379,10 +379,10 @@ def annotate(doc, claims, names=None) -> list:
         c.markers = _markers(doc, c, b, bi, sent)
         c.sources = sources.of(c, b)
 
-    _inherit(claims)
+    inherit(claims)
 
 
-def _inherit(claims):
+def inherit(claims):
     """What a figure leaves unsaid, the document may say elsewhere.
 
     'EAGLE-3 3.1×' in a header line is the 3.1× speedup its entry states: a figure

@@ -682,18 +682,15 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     prose = _Prose(doc, claims, v, window).run() + _sums(doc, claims, v)
 
     out = []
-    stated = {f.stated: f for f in prose}
-    ops = {i for f in prose for i in f.operands if i >= 0}
+    taken = {i for f in prose for i in (f.stated, *f.operands) if i >= 0}
     for f in prose:
         bare = iter(f.bare)
         operands = tuple(claims[i] if i >= 0 else next(bare) for i in f.operands)
         out.append(Derivation(form=f.form, stated=claims[f.stated], operands=operands,
                               direction=f.direction, inverse=f.inverse))
     for pr in pairs:
-        # the prose reading wins where both read the same figures: it knows the direction
-        if pr.gap is not None and pr.gap in stated:
-            continue
-        if pr.left in ops and pr.right in ops:
+        # the prose reading wins where both read a figure: it knows the direction
+        if taken.intersection((pr.left, pr.right, pr.gap)):
             continue
         out.append(Derivation(form=pr.form, stated=claims[pr.gap] if pr.gap is not None else None,
                               operands=(claims[pr.left], claims[pr.right])))
