@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Optional
 
-from ._data import load
+from . import derive_tables as _tables
+from .derive_vocab import Vocabulary, vocabulary, word_in as _word_in
+from .derive_tables import bare_figure, claims_by_block
 from .entities import find_entities
-from .model import Claim, Derivation
+from .model import Derivation
 from .structure import ANAPHORA, SENT_END
 
 # Claim kinds that can be the stated derived figure of a gap, change or lead.
@@ -47,99 +48,6 @@ OPERAND_KINDS = ("throughput", "latency", "duration", "memory", "bandwidth", "co
 _RELATIVE = ("percent", "ratio", "percentage_point")
 # metrics (claims/data/metrics.yaml) of a figure that states a lead over a baseline
 _LEAD_METRICS = ("throughput_lead", "speedup", "gap", "increase", "reduction")
-
-
-# ---------------------------------------------------------------- vocabulary
-
-def _alternation(words) -> str:
-    return "|".join(re.escape(w) for w in sorted({w for w in words if w}, key=len, reverse=True))
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """The compiled word lists of claims/data/derivations.yaml."""
-    gap: "re.Pattern"
-    decrease: "re.Pattern"
-    increase: "re.Pattern"
-    ahead: "re.Pattern"
-    behind: "re.Pattern"
-    performance: "re.Pattern"
-    compare: "re.Pattern"
-    from_to: "re.Pattern"          # a 'to' word or an arrow between A and B
-    than: "re.Pattern"             # a lead phrase that puts the baseline after it ('better than', '快于')
-    gap_after: "re.Pattern"        # a stated gap right after two figures: '（差距约 z%）', ', a z% reduction'
-    gap_between: "re.Pattern"      # the whole text between a pair and its gap: ', a', '（差距约'
-    lead_ahead: "re.Pattern"       # 'z% better than' right after the stated figure
-    lead_behind: "re.Pattern"
-    lead_word: "re.Pattern"        # a lead/change word right before the stated figure: '领先约 z'
-    behind_word: "re.Pattern"      # that word says 'behind' / 'less'
-    gap_then: "re.Pattern"         # a gap word right after the stated figure: 'z 的差距'
-    versus: "re.Pattern"           # a pair: only separators and a 'vs' word between two figures
-    from_before: "re.Pattern"      # 'from' right before A
-    to_between: "re.Pattern"       # only a 'to' word between A and B
-    arrow_between: "re.Pattern"    # only an arrow between A and B
-    arrow: "re.Pattern"
-    bare_before_arrow: "re.Pattern"   # '6.78 →' before B
-    bare_pair: "re.Pattern"        # 'z (0.364 → 0.326)'
-    whole_before: "re.Pattern"     # 'W（' / 'W, including' before the parts
-    whole_after: "re.Pattern"      # '= W' / '共 W' after the parts
-
-
-@lru_cache(maxsize=None)
-def vocabulary() -> Vocabulary:
-    d = load("derivations.yaml")
-    w = {k: _alternation(v) for k, v in d.items()}
-    ci = re.IGNORECASE
-    approx = w["approx"]
-    arrows = w["arrows"]
-    changes = _alternation(d["gap"] + d["decrease"] + d["increase"])
-    lead_words = _alternation(d["ahead"] + d["behind"] + d["increase"] + d["decrease"])
-    sep = r"[\s\-–—;；,，、:：/|*]*"
-    return Vocabulary(
-        gap=re.compile(w["gap"], ci), decrease=re.compile(w["decrease"], ci),
-        increase=re.compile(w["increase"], ci), ahead=re.compile(w["ahead"], ci),
-        behind=re.compile(w["behind"], ci), performance=re.compile(w["performance"], ci),
-        compare=re.compile(w["compare"], ci),
-        from_to=re.compile(_alternation(d["to"] + d["arrows"]), ci),
-        than=re.compile(w["than"], ci),
-        gap_after=re.compile(_alternation(d["gap"] + d["decrease"] + d["increase"] + d["gap_after"]), ci),
-        gap_between=re.compile(r"[\s,，;；(（]*(?:a|an|即|the)?\s*(?:" + changes + "|" + w["gap_between"]
-                               + r")?\s*(?:" + approx + r")?\s*", ci),
-        lead_ahead=re.compile(r"\s*(" + w["ahead"] + ")", ci),
-        lead_behind=re.compile(r"\s*(" + w["behind"] + ")", ci),
-        lead_word=re.compile(r"(" + lead_words + r")\s*(" + approx + r")?\s*$", ci),
-        behind_word=re.compile(_alternation(d["behind"] + d["decrease"]), ci),
-        gap_then=re.compile(r"\s{0,2}(?:的)?\s{0,2}(" + w["gap"] + ")", ci),
-        versus=re.compile(sep + r"(?P<vs>" + w["versus"] + r")?" + sep, ci),
-        from_before=re.compile(r"(?:" + w["from"] + r")\s*(?:" + approx + r")?\s*$", ci),
-        to_between=re.compile(r"\s*(?:" + w["to"] + r")\s*(?:" + approx + r")?\s*", ci),
-        arrow_between=re.compile(r"\s*(?:" + arrows + r")\s*"),
-        arrow=re.compile(arrows),
-        bare_before_arrow=re.compile(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:" + arrows + r")\s*$"),
-        bare_pair=re.compile(r"(?P<lead>[^\n\d]{0,30}?)[（(]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:" + arrows
-                             + r")\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*[)）]"),
-        whole_before=re.compile(r"\s*[（(:：=＝]\s*|\s*[，,]?\s*(?:" + w["whole_before"] + r")\s*[:：]?\s*", ci),
-        whole_after=re.compile(r"[^\d\n。；;|]{0,24}?[=＝]\s*|\s*[)）]?\s*(?:" + w["whole_after"]
-                               + r")\s*[:：]?\s*", ci),
-    )
-
-
-_LATIN = re.compile(r"[A-Za-z]")
-_LATIN_OR_DOT = re.compile(r"[A-Za-z.]")
-
-
-def _word_in(pattern: "re.Pattern", text: str) -> Optional["re.Match"]:
-    """The first match of a word list in ``text``: a Latin word only as a whole word (not
-    'to' in 'token'), a CJK word anywhere."""
-    for m in pattern.finditer(text):
-        s, e = m.start(), m.end()
-        w = m.group()
-        if _LATIN.match(w[:1]) and s > 0 and text[s - 1].isalnum():
-            continue
-        if _LATIN_OR_DOT.match(w[-1:]) and e < len(text) and text[e].isalnum():
-            continue
-        return m
-    return None
 
 
 # ---------------------------------------------------------------- text between figures
@@ -191,22 +99,6 @@ def _same_statement(text: str, x_end: int, z_start: int) -> bool:
 
 def _is_latency(c) -> bool:
     return c.base_unit in _TIME_UNITS or c.kind == "latency"
-
-
-def bare_figure(text: str, num: str, start: int, like=None, doc=None) -> Claim:
-    """A number that is no claim of its own, read as an operand: '6.78' of '6.78 → 8.95
-    req/s' takes the unit of ``like``; without one it is a plain number."""
-    v = float(num.replace(",", ""))
-    dec = len(num.split(".")[1]) if "." in num else 0
-    line, col = doc.line_col(start) if doc is not None else (0, 0)
-    c = Claim(path=doc.path if doc is not None else None, line=line, col=col, start=start,
-              end=start + len(num), surface=num, kind="number", value=v, base_value=v,
-              unit="dimensionless", base_unit="dimensionless", decimals=dec)
-    if like is not None and like.value:
-        factor = like.base_value / like.value if like.base_value is not None else 1.0
-        c.kind, c.unit, c.base_unit, c.base_value = like.kind, like.unit, like.base_unit, v * factor
-        c.block = like.block
-    return c
 
 
 # ---------------------------------------------------------------- pairs (no stated figure needed)
@@ -386,8 +278,8 @@ class _Prose:
             z = self.claims[zi]
             if z.kind not in STATED_KINDS or z.bound:
                 continue
-            found = (self.stated_first(p) or self.gap(p) or self.change(p) or self.than(p)
-                     or self.lead(p))
+            found = (self.stated_first(p) or self.share(p) or self.gap(p) or self.change(p)
+                     or self.than(p) or self.lead(p))
             if found is not None:
                 out.append(found)
                 self.stated.add(zi)
@@ -437,8 +329,8 @@ class _Prose:
             if m and not _BARE_LEAD_STOP.search(m.group("lead")):
                 nxt = next((claims[order[q]].start for q in range(p + 1, len(order))), len(text))
                 if nxt >= m.end():
-                    a = bare_figure(text, m.group("a"), m.start("a"), doc=self.doc)
-                    b = bare_figure(text, m.group("b"), m.start("b"), doc=self.doc)
+                    a = bare_figure(self.doc, m.group("a"), m.start("a"))
+                    b = bare_figure(self.doc, m.group("b"), m.start("b"))
                     return (-1, a), (-2, b)
             # 'from A to B' after z
             if p + 2 < len(order):
@@ -466,7 +358,34 @@ class _Prose:
         start = max(0, b.start - 24) + m.start(1)
         if start < z.end:
             return None
-        return (-1, bare_figure(text, m.group(1), start, like=b, doc=self.doc)), (bi, b)
+        return (-1, bare_figure(self.doc, m.group(1), start, like=b)), (bi, b)
+
+    # 'from 100 → 60–70 req/s, i.e. 60–70% of the baseline' / '降到原来的 60%'
+    def share(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        zi = order[p]
+        z = claims[zi]
+        if z.kind != "percent" or p < 1:
+            return None
+        before, after = self._around(p)
+        if not (v.share_after.match(after) or v.share_before.search(before)):
+            return None
+        bi = order[p - 1]
+        b = claims[bi]
+        tail = self.between(bi, zi)
+        if b.kind not in OPERAND_KINDS or b.kind == "percent" or len(tail) > 25 or _CLAUSE_END.search(tail):
+            return None
+        if p >= 2:
+            ai = order[p - 2]
+            a = claims[ai]
+            mid = self.between(ai, bi)
+            if _same_dim(a, b) and len(mid) <= 12 and _word_in(v.from_to, mid) and ai not in self.used_ops:
+                return _Found("share", zi, (ai, bi))
+        m = v.bare_before_arrow.search(text[max(0, b.start - 24):b.start])
+        if m and (b.value is not None or b.low is not None):
+            start = max(0, b.start - 24) + m.start(1)
+            return _Found("share", zi, (-1, bi), bare=(bare_figure(self.doc, m.group(1), start, like=b),))
+        return None
 
     # 'A … B (gap z)' / 'A - B（差距约 z）'
     def gap(self, p):
@@ -552,7 +471,8 @@ class _Prose:
         y = claims[yi]
         pre_y = text[max(0, y.start - 16):y.start]
         mid = self.between(yi, zi)
-        if not (y.kind in OPERAND_KINDS and _word_in(v.compare, pre_y) and len(mid) <= 40 and "\n" not in mid):
+        if not (y.kind in OPERAND_KINDS and _word_in(v.compare, pre_y) and len(mid) <= 40 and "\n" not in mid
+                and _same_statement(text, y.end, claims[zi].start)):
             return None
         if mid.lstrip().startswith("的"):
             return None     # 'Y 的得分所需的 FLOP 数少 1.7 倍': Y qualifies another noun, it is not compared
@@ -609,65 +529,151 @@ def _sums(doc, claims, v: Vocabulary) -> list:
     return out
 
 
-# ---------------------------------------------------------------- tables
+# ---------------------------------------------------------------- a change restated elsewhere
 
-_RATIO_HEAD = ("加速比", "加速", "倍数", "speedup", "speed-up", "ratio", "x faster")
-_CELL_NUM = re.compile(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*")
-_CELL_RATIO = re.compile(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
-
-
-def cell_figure(doc, cell, by_block: dict, kind: str = "number") -> Optional[Claim]:
-    """The figure a table cell holds: the cell's one claim ('65.8 ms', '2.14x'), else its
-    number read as a bare figure ('1.286', '**8730.0**'); None when the cell holds no single
-    figure."""
-    if cell is None:
-        return None
-    own = [c for c in by_block.get(cell.block, ()) if c.kind != "count" or kind == "count"]
-    if len(own) == 1:
-        return own[0]
-    if own:
-        return None
-    m = _CELL_NUM.fullmatch(cell.text)
-    if not m or m.group("u"):
-        return None
-    start = doc.text.find(m.group("n"), cell.start, cell.end)
-    c = bare_figure(doc.text, m.group("n"), start, doc=doc)
-    c.kind, c.block = kind, cell.block
-    return c
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_CLAUSE_STOP = re.compile(r"[，。；,;:：!?！？()（）]")
 
 
-def _written_unit(cell) -> Optional[str]:
-    m = _CELL_NUM.fullmatch(cell.text) if cell is not None else None
-    return (m.group("u") or "") if m else None
+def _same_number(a, b) -> bool:
+    """'32%' and '32.0%' state one number: equal at the coarser precision written."""
+    if a.value is None or b.value is None:
+        return False
+    d = min(a.decimals or 0, b.decimals or 0)
+    return round(abs(a.value), d) == round(abs(b.value), d)
 
 
-def claims_by_block(claims) -> dict:
-    out = {}
-    for c in claims:
-        out.setdefault(c.block, []).append(c)
+def _direction_near(doc, c, v: Vocabulary) -> int:
+    """-1 / +1 when a fall or rise word stands right before or after the figure ('吞吐损失 32%',
+    'a 32% loss', '提升 32%'), else 0."""
+    text = doc.text
+    b = doc.blocks[c.block]
+    before = _CLAUSE_STOP.split(text[max(b.start, c.start - 8):c.start])[-1]
+    after = _CLAUSE_STOP.split(text[c.end:min(b.end, c.end + 12)])[0]
+    words = before + " " + after
+    dec, inc = _word_in(v.decrease, words), _word_in(v.increase, words)
+    return -1 if dec and not inc else (1 if inc and not dec else 0)
+
+
+def _restated(doc, claims, out, taken, v: Vocabulary) -> list:
+    """A change's size restated elsewhere in its section with the opposite direction: the
+    benchmark says '吞吐 +32.0%（6.78 → 8.95 req/s）' after the cache grew from 256 to 1024, the
+    prose says the 256-entry cache '导致 … 吞吐损失 32%'.  The same states (both paragraphs name
+    the two settings compared) and the same number said the other way round: the figure is
+    read as the change from B back to A (a loss is relative to the larger figure)."""
+    text = doc.text
+    found = []
+    for d in out:
+        z = d.stated
+        if (d.form != "change" or z is None or z.kind != "percent" or not d.direction or not z.metric
+                or len(d.operands) != 2 or z.block is None):
+            continue
+        sb = doc.blocks[z.block]
+        own = {id(c) for c in (z, *d.operands)}
+        states = {m.group() for m in _NUMBER.finditer(text, sb.start, sb.end)
+                  if not any(c.start <= m.start() < c.end for c in claims if c.block == z.block)
+                  and not any(o.start <= m.start() < o.end for o in d.operands)}
+        if len(states) < 2:
+            continue
+        for r in claims:
+            if (id(r) in own or id(r) in taken or r.kind != "percent" or r.metric != z.metric
+                    or r.block is None or r.block == z.block or not _same_number(r, z)):
+                continue
+            rb = doc.blocks[r.block]
+            if rb.section != sb.section or rb.entry != sb.entry or abs(r.block - z.block) > 6:
+                continue
+            if _direction_near(doc, r, v) != -d.direction:
+                continue
+            named = {m.group() for m in _NUMBER.finditer(text, rb.start, rb.end)}
+            if len(states & named) < 2:
+                continue
+            a, b = d.operands
+            found.append(Derivation(form="restated", stated=r, operands=(b, a), direction=-d.direction))
+            taken.add(id(r))
+    return found
+
+
+# ---------------------------------------------------------------- a rate restated in another unit
+
+def _conversions(doc, claims, taken, v: Vocabulary) -> list:
+    """One quantity written twice in a sentence, the second time in another unit ('60 RPM,
+    i.e. 1 req/s', '减半到 60 RPM，即 0.5 req/s'): the two must be equal, or the second must be
+    the first scaled by the verb before it (halving, doubling, 减半, 翻倍)."""
+    text = doc.text
+    out = []
+    order = sorted(claims, key=lambda c: c.start)
+    for a, b in zip(order, order[1:]):
+        if id(a) in taken or id(b) in taken or a.block != b.block or a.base_value is None or b.base_value is None:
+            continue
+        if a.unit == b.unit or (a.base_unit or "") != (b.base_unit or "") or a.kind in ("percent", "ratio", "count", "number"):
+            continue
+        between = text[a.end:b.start]
+        if len(between) > 16 or not v.restate.fullmatch(between):
+            continue
+        lead = text[max(doc.blocks[a.block].start, a.start - 24):a.start]
+        m = v.scale_verb.search(lead)
+        factor = float(v.scale_factor[m.group().lower()]) if m else 1.0
+        out.append(Derivation(form="converted", stated=b, operands=(a,), direction=0,
+                              inverse=False, alternatives=(), factor=factor))
     return out
 
 
-def _ratio_columns(doc, by_block) -> list:
-    """Rows of tables with a speedup column (加速比, speedup, ratio) right after two numeric
-    columns of the same written unit: the stated ratio must be the larger over the smaller."""
+# ---------------------------------------------------------------- a stated quotient
+
+def _code_figures(doc, lo: int, hi: int) -> list:
+    """Figures written as inline code inside text[lo:hi] ('`3.11 s`', '`5.046 req/s`'): the
+    figure reader skips code, but a sentence that computes with them means them as figures."""
+    from .figures import find_figures
     out = []
-    for t in doc.tables:
-        cols = [c.column for c in t.header if c.column >= 2 and any(w in c.text.lower() for w in _RATIO_HEAD)]
-        for row in t.rows if cols else ():
-            cells = {c.column: c for c in row.cells}
-            for k in cols:
-                z, a, b = cells.get(k), cells.get(k - 2), cells.get(k - 1)
-                if z is None or not _CELL_RATIO.fullmatch(z.text):
-                    continue
-                ua, ub = _written_unit(a), _written_unit(b)
-                if ua is None or ua != ub:
-                    continue        # '65.6 ms | 34.0 s': one of them is misprinted, not a ratio to check
-                fz, fa, fb = cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block), \
-                    cell_figure(doc, b, by_block)
-                if fz is None or fa is None or fb is None or fz.kind != "ratio":
-                    continue
-                out.append(Derivation(form="ratio_column", stated=fz, operands=(fa, fb)))
+    for r in doc.code:
+        if r.kind != "inline" or r.start < lo or r.end > hi:
+            continue
+        inner = doc.text[r.start:r.end].strip("`")
+        start = r.start + doc.text[r.start:r.end].index(inner) if inner else r.start
+        got = find_figures(doc.text, start, start + len(inner))
+        if len(got) == 1 and got[0].start == start and got[0].end == start + len(inner):
+            c = got[0]
+            c.path = doc.path
+            c.line, c.col = doc.line_col(c.start)
+            out.append(c)
+    return out
+
+
+def _divides(a, b, c) -> bool:
+    """C can be A / B by its unit: '16 个 / 3.11 s' is a rate per second, '84 GB / 8' a size."""
+    ua, ub, uc = (x.base_unit or "" for x in (a, b, c))
+    if uc == f"{ua} / {ub}":
+        return True
+    if a.kind in ("count", "number") and uc.endswith("/ " + ub) and ub:
+        return True
+    if b.kind in ("count", "number") and uc == ua:
+        return True
+    return False
+
+
+def _quotients(doc, claims, taken, v: Vocabulary) -> list:
+    """'16 个并发请求除以 3.11 s 的平均延迟恰好解释了整个 5.046 req/s', '70 GB divided by 8 GPUs
+    is 8.75 GB': A, a division word, B, then the result C later in the sentence."""
+    text = doc.text
+    out = []
+    for s in doc.sentences:
+        seg = text[s.start:s.end]
+        m = _word_in(v.divide, seg)
+        if not m:
+            continue
+        at, after = s.start + m.start(), s.start + m.end()
+        figs = [c for c in claims if s.start <= c.start < s.end] + _code_figures(doc, s.start, s.end)
+        figs.sort(key=lambda c: c.start)
+        before = [c for c in figs if c.end <= at]
+        rest = [c for c in figs if c.start >= after]
+        if not before or len(rest) < 2:
+            continue
+        a, b, c = before[-1], rest[0], rest[1]
+        if any(id(x) in taken for x in (a, b, c)) or not _divides(a, b, c):
+            continue
+        if not _word_in(v.result, text[b.end:c.start]):
+            continue
+        out.append(Derivation(form="quotient", stated=c, operands=(a, b)))
     return out
 
 
@@ -695,7 +701,14 @@ def find_derivations(doc, claims, window: int = 160) -> list:
         out.append(Derivation(form=pr.form, stated=claims[pr.gap] if pr.gap is not None else None,
                               operands=(claims[pr.left], claims[pr.right])))
     out.sort(key=lambda d: (d.operands[0].start if d.operands else 0))
-    out += _ratio_columns(doc, claims_by_block(claims))
+    by_block = claims_by_block(claims)
+    out += _tables.ratio_columns(doc, by_block) + _tables.row_totals(doc, by_block)
+    taken = [c for d in out for c in (d.stated, *d.operands) if c is not None]
+    out += _tables.table_leads(doc, claims, by_block, taken, v)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += _restated(doc, claims, out, taken, v) + _quotients(doc, claims, taken, v)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += _conversions(doc, claims, taken, v)
 
     index = {id(c): i for i, c in enumerate(claims)}
     for k, d in enumerate(out):

@@ -280,8 +280,12 @@ class Derivation:
     operands are ``Claim`` records: those of ``Analysis.claims``, or figures that are no claim
     of their own (a bare number before an arrow, a table cell without a unit), which only
     derivations hold."""
-    form: str                  # 'gap' | 'change' | 'lead' | 'sum' | 'ratio_column'
+    form: str                  # see claims/derive.py: 'gap' | 'change' | 'lead' | 'share' | 'sum' | 'ratio_column'
+                               # | 'row_total' | 'table_lead' | 'range_summary' | 'restated' | 'quotient' | 'converted'
     stated: Optional[Claim]
     operands: tuple = ()
     direction: int = 0         # +1 a rise / X ahead, -1 a fall / X behind, 0 not stated
     inverse: bool = False      # lower is better (a latency): 'faster' compares the inverse
+    alternatives: tuple = ()   # other readings of the same words (Derivations: another column, another
+                               # baseline row); the statement holds when any reading recomputes
+    factor: float = 1.0        # 'converted': the scaling a verb applies ('halving 60 RPM, i.e. …': 0.5)

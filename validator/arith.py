@@ -21,6 +21,11 @@ What a figure admits (statcheck / GRIM):
 - **signs** are kept (``-24.3%`` admits -24.35..-24.25%); ``magnitude`` drops them where a
   sign only repeats a direction word (``下降 38%`` vs ``-38%``: the contradiction checks).
 
+A *derived* figure (the gap, change, lead, quotient or total a derivation states) admits one
+more reading, ``derived``: authors truncate what they compute (``35%`` for 35.8%, ``5.3×`` for
+5.38×), so its magnitude may run up to the next unit of its last digit; and a bound on it is
+the figure itself (``over double`` is more than 2.00, not more than 1.5).
+
 A derivation holds when ANY admitted operand values give ANY admitted stated value under
 ANY accepted reading (a gap relative to either figure, ``倍`` as a ratio or as ratio − 1, a
 change between two percentages in points).  So a finding means no charitable reading
@@ -135,6 +140,28 @@ def fraction_interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
     return iv
 
 
+def derived(claim, approx_rel: float = 0.1) -> Optional[tuple]:
+    """The interval a stated *derived* figure admits, as ``fraction_interval``: what rounds to
+    it, or what truncates to it (its magnitude up to one unit of its last written digit
+    above).  An approximate or bounded figure keeps its own interval."""
+    iv = fraction_interval(claim, approx_rel)
+    if iv is not None and claim.bound and not claim.approx and claim.value is not None:
+        # a bound on a computed figure is the figure itself: 'over double' is more than 2.00
+        v = claim.value / 100.0 if claim.kind in _PERCENT_KINDS else claim.value
+        return (v, INF) if claim.bound in ("gt", "ge") else ((-INF if v < 0 else 0.0), v)
+    if iv is None or claim.approx or claim.bound or is_counted(claim):
+        return iv
+    step = 10 ** -(claim.decimals or 0) * _scale(claim) * 0.5
+    if claim.kind in _PERCENT_KINDS:
+        step /= 100.0
+    lo, hi = iv
+    if hi > 0 and lo >= 0:
+        return (lo, hi + step)
+    if lo < 0 and hi <= 0:
+        return (lo - step, hi)
+    return iv
+
+
 def overlaps(a: tuple, b: tuple, eps: float = 1e-9) -> bool:
     return a[0] <= b[1] + eps and b[0] <= a[1] + eps
 
@@ -174,13 +201,22 @@ class Verdict:
     readings: list = field(default_factory=list)   # list[Reading]
     flipped: bool = False    # the stated direction (winner, sign) is contradicted
     stated: Optional[tuple] = None                  # admitted interval of the stated figure
+    derivation: Optional[object] = None             # the reading of a statement read several ways
+
+    def _stated_point(self) -> float:
+        a, b = self.stated
+        if math.isinf(b):
+            return a            # 'over double': the bound is what the readings are held against
+        if math.isinf(a):
+            return b
+        return (a + b) / 2
 
     @property
     def best(self) -> Optional[Reading]:
         """The reading closest to the stated figure (for the message)."""
         if not self.readings or not self.stated:
             return None
-        s = (self.stated[0] + self.stated[1]) / 2
+        s = self._stated_point()
         return min(self.readings, key=lambda r: abs(r.point() - s))
 
     @property
@@ -189,7 +225,7 @@ class Verdict:
         best = self.best
         if best is None or not self.stated:
             return 0.0
-        s_mid = (self.stated[0] + self.stated[1]) / 2
+        s_mid = self._stated_point()
         return abs(best.point() - s_mid) / abs(s_mid) if s_mid else 0.0
 
 
@@ -233,7 +269,7 @@ def _pp_reading(a, b, approx_rel: float) -> list:
 def check_gap(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     """'A vs B (gap z)': accepted when z fits any reading. None when it cannot be computed."""
     ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
-    sz = fraction_interval(z, approx_rel)
+    sz = derived(z, approx_rel)
     if ia is None or ib is None or sz is None or ia[0] < 0 or ib[0] < 0:
         return None
     if sz[1] < 0:
@@ -253,7 +289,7 @@ def check_change(a, b, z, direction: int, approx_rel: float = 0.1) -> Optional[V
     A percent change is relative to the starting figure A; a ratio ('3.7× smaller') is the
     larger over the smaller.  A stated direction opposite to the actual one is a flip."""
     ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
-    sz = fraction_interval(z, approx_rel)
+    sz = derived(z, approx_rel)
     if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] < 0:
         return None
     r = _div(ib, ia)
@@ -276,7 +312,7 @@ def check_lead(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool =
     (latency: 'faster' means smaller).  A percent is X/Y-1; a ratio is X/Y or X/Y-1
     ('领先 2 倍' is read both ways).  Ahead/behind contradicted by the figures is a flip."""
     ix, iy = admitted(x, approx_rel), admitted(y, approx_rel)
-    sz = fraction_interval(z, approx_rel)
+    sz = derived(z, approx_rel)
     if ix is None or iy is None or sz is None or ix[0] <= 0 or iy[0] <= 0:
         return None
     r = _div(iy, ix) if inverse else _div(ix, iy)
@@ -307,11 +343,115 @@ def check_sum(parts: list, whole, approx_rel: float = 0.1) -> Optional[Verdict]:
 
 def check_ratio_column(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     """A table's speedup cell beside two measurements: the larger over the smaller."""
-    ia, ib, sz = admitted(a, approx_rel), admitted(b, approx_rel), admitted(z, approx_rel)
+    ia, ib, sz = admitted(a, approx_rel), admitted(b, approx_rel), derived(z, approx_rel)
     if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] <= 0:
         return None
     readings = gap_readings(ia, ib, "ratio")[:1]
     return Verdict(ok=_fits(sz, readings), readings=readings, stated=sz)
+
+
+def check_row_total(parts: list, total, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A table row's total beside its parts ('10.5GB | 73GB | 0.04GB | 1GB | ~84.5GB').
+
+    A total printed beside its parts is computed from them, and the reader checks it the
+    way a fact-checker does: adds the cells as printed (84.54) and allows the total its
+    rounding or truncation — twice as loose when it is marked approximate ('~84.5GB' admits
+    84.4..84.6), not ``approx_rel`` of its size: '~' on a total with three digits says it
+    was rounded, not guessed."""
+    if total.value is None or total.bound or any(p.base_value is None for p in parts):
+        return None
+    factor = _base_factor(total)
+    face = sum(p.base_value for p in parts) / factor         # in the total's written unit
+    half = 0.5 * 10 ** -(total.decimals or 0) * _scale(total)
+    lo, hi = total.value - half, total.value + 2 * half       # rounded or truncated
+    if total.approx:
+        lo, hi = lo - half, hi + half
+    face_iv = (face, face)
+    return Verdict(ok=overlaps(face_iv, (lo, hi), eps=1e-9 * max(1.0, abs(face))),
+                   readings=[Reading("sum", face * factor, face * factor)], stated=(lo * factor, hi * factor))
+
+
+def check_quotient(a, b, c, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'A 除以 B … C', 'A divided by B is C': C must be A / B (in base units)."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    sc = derived(c, approx_rel)
+    if ia is None or ib is None or sc is None:
+        return None
+    q = _div(ia, ib)
+    if q is None:
+        return None
+    f = _base_factor(c)
+    sc = (sc[0] * f, sc[1] * f) if c.kind not in _PERCENT_KINDS else sc
+    return Verdict(ok=overlaps(sc, q), readings=[Reading("quotient", *q)], stated=sc)
+
+
+def check_share(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'from A → B, i.e. z of the baseline': B is z of A (interval arithmetic over ranges:
+    100 → 60–70 is 60–70% of it, not 50–55%)."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    sz = derived(z, approx_rel)
+    if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] < 0:
+        return None
+    r = _div(ib, ia)
+    if r is None:
+        return None
+    return Verdict(ok=overlaps(sz, r), readings=[Reading("share", *r)], stated=sz)
+
+
+def check_converted(a, b, factor: float = 1.0, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'60 RPM, i.e. 1 req/s': B restates A in another unit (scaled by ``factor`` when a verb
+    before A says so: 'halving 60 RPM, i.e. 0.5 req/s'); either reading passes."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    if ia is None or ib is None:
+        return None
+    readings = [Reading("same", *ia)]
+    if factor != 1.0:
+        readings.append(Reading("scaled", ia[0] * factor, ia[1] * factor))
+    return Verdict(ok=_fits(ib, readings), readings=readings, stated=ib)
+
+
+def check_range_summary(values: list, z, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A range that summarizes a table column ('the gain is 10% to 15%' over rows of +3% and
+    +11%): it holds when every value lies in it, or when its ends are the column's smallest
+    and largest values."""
+    sz = derived(z, approx_rel)
+    ivs = [fraction_interval(c, approx_rel) for c in values]
+    if sz is None or any(i is None for i in ivs) or z.low is None or z.high is None:
+        return None
+    inside = all(overlaps(sz, i) for i in ivs)
+    # each end of the range on its own: what rounds to it (or, for the upper end, truncates)
+    half = 0.5 * 10 ** -(z.decimals or 0) * _scale(z) / (100.0 if z.kind in _PERCENT_KINDS else 1.0)
+    lo, hi = sorted((z.low, z.high))
+    if z.kind in _PERCENT_KINDS:
+        lo, hi = lo / 100.0, hi / 100.0
+    widen = max(abs(lo), abs(hi)) * approx_rel if z.approx else 0.0
+    lo_end = (lo - half - widen, lo + half + widen)
+    hi_end = (hi - half - widen, hi + 2 * half + widen)
+    lo_v = min(ivs, key=lambda i: i[0])
+    hi_v = max(ivs, key=lambda i: i[1])
+    ends = overlaps(lo_end, lo_v) and overlaps(hi_end, hi_v)
+    span = (lo_v[0], hi_v[1])
+    return Verdict(ok=inside or ends, readings=[Reading("span", *span)], stated=sz)
+
+
+def _any_reading(d, approx_rel: float) -> Optional[Verdict]:
+    """A statement read several ways (``Derivation.alternatives``): it holds when one reading
+    recomputes; it is a flip when every reading is; the message shows the nearest reading."""
+    verdicts = []
+    for r in (d, *d.alternatives):
+        x, y = r.operands
+        v = check_lead(x, y, r.stated, r.direction, approx_rel, r.inverse)
+        if v is not None:
+            v.derivation = r
+            verdicts.append(v)
+    if not verdicts:
+        return None
+    ok = [v for v in verdicts if v.ok]
+    if ok:
+        return ok[0]
+    if all(v.flipped for v in verdicts):
+        return min(verdicts, key=lambda v: v.off_by)
+    return min((v for v in verdicts if not v.flipped), key=lambda v: v.off_by)
 
 
 def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
@@ -322,13 +462,27 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
         return None
     if d.form == "sum":
         return check_sum(list(ops), z, approx_rel)
+    if d.form == "row_total":
+        return check_row_total(list(ops), z, approx_rel)
+    if d.form == "table_lead":
+        return _any_reading(d, approx_rel)
+    if d.form == "range_summary":
+        vs = [v for v in (check_range_summary(list(r.operands), z, approx_rel) for r in (d, *d.alternatives))
+              if v is not None]
+        return next((v for v in vs if v.ok), vs[0] if vs else None)
+    if d.form == "converted" and len(ops) == 1:
+        return check_converted(ops[0], z, d.factor, approx_rel)
     if len(ops) != 2:
         return None
     a, b = ops
     if d.form == "gap":
         return check_gap(a, b, z, approx_rel)
-    if d.form == "change":
+    if d.form in ("change", "restated"):
         return check_change(a, b, z, d.direction, approx_rel)
+    if d.form == "quotient":
+        return check_quotient(a, b, z, approx_rel)
+    if d.form == "share":
+        return check_share(a, b, z, approx_rel)
     if d.form == "lead":
         return check_lead(a, b, z, d.direction, approx_rel, d.inverse)
     if d.form == "ratio_column":

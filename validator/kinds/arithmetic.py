@@ -18,10 +18,14 @@ ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section ent
 _READING = {
     "en": {"rel_to_first": "relative to {a}", "rel_to_second": "relative to {b}", "ratio": "as a ratio",
            "ratio_minus_one": "as ratio − 1", "change": "from {a} to {b}", "sum": "sum of the parts",
-           "pp": "in percentage points", "larger_over_smaller": "larger / smaller"},
+           "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "quotient": "{a} / {b}",
+           "share": "{b} as a share of {a}", "same": "{a} in the other unit", "scaled": "{a} scaled as the verb says",
+           "span": "the smallest to the largest value"},
     "zh": {"rel_to_first": "以 {a} 为基准", "rel_to_second": "以 {b} 为基准", "ratio": "按倍数",
            "ratio_minus_one": "按倍数减一", "change": "从 {a} 到 {b}", "sum": "各部分之和",
-           "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值"},
+           "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "quotient": "{a} ÷ {b}",
+           "share": "{b} 占 {a} 的比例", "same": "{a} 换算成另一单位", "scaled": "{a} 按动词缩放后",
+           "span": "从最小值到最大值"},
 }
 
 
@@ -53,7 +57,7 @@ def _describe(d, v, lang: str) -> str:
     z, ops = d.stated, d.operands
     words, seen = [], set()
     for r in v.readings:
-        if d.form == "sum":
+        if d.form in ("sum", "row_total", "quotient", "converted"):
             text = _fmt(r.point(), z.kind, z)
         else:
             lo, hi = _fmt(r.low, z.kind), _fmt(r.high, z.kind)
@@ -74,9 +78,38 @@ def _describe(d, v, lang: str) -> str:
     return ("，或 " if lang == "zh" else ", or ").join(words)
 
 
+def _cell_of(o, doc):
+    """(table, row, column) of a figure read from a table cell, else None."""
+    b = doc.blocks[o.block] if o.block is not None and 0 <= o.block < len(doc.blocks) else None
+    if b is None or b.kind != "table_cell" or b.table is None:
+        return None
+    t = doc.tables[b.table]
+    row = next((r for r in t.rows if r.index == b.row), None)
+    return t, row, b.cell
+
+
+def _named(o, doc, lang: str) -> str:
+    """A figure as the reader finds it: '4428.7' of a table is 'load-scheduling, Output toks/s: 4428.7'."""
+    where = _cell_of(o, doc)
+    if where is None:
+        return o.surface.strip()
+    t, row, col = where
+    label = row.cells[0].text.replace("*", "").replace("`", "").strip() if row is not None and row.cells else ""
+    head = t.column_name(col).replace("*", "").strip()
+    name = "，".join(x for x in (label, head) if x) if lang == "zh" else ", ".join(x for x in (label, head) if x)
+    return f"{name}: {o.surface.strip()}" if name else o.surface.strip()
+
+
+# forms whose figures are tied by position in the text; the others are tied by a table's
+# rows and columns or by the states two paragraphs name
+_BY_POSITION = ("gap", "change", "lead", "sum", "quotient")
+
+
 def _within(d, doc, window: int) -> bool:
     """The compared figures of a sentence stand within ``window`` characters of the stated
     one; a table cell is read by its row and column, whatever the distance."""
+    if d.form not in _BY_POSITION:
+        return True
     z = d.stated
     for o in d.operands:
         b = doc.blocks[o.block] if o.block is not None and 0 <= o.block < len(doc.blocks) else None
@@ -109,18 +142,22 @@ class Derived:
             v = _ar.recompute(d, approx_rel)
             if v is None:
                 continue
-            ops = d.operands
-            note = "part" if d.form == "sum" else "operand"
-            joined = (" + " if d.form == "sum" else " / ").join(o.surface.strip() for o in ops)
+            shown = v.derivation or d          # of a statement read several ways, the nearest reading
+            ops = shown.operands
+            sums = d.form in ("sum", "row_total")
+            note = "part" if sums else "operand"
+            named = [_named(o, doc, lang) if d.form == "table_lead" else o.surface.strip() for o in ops]
+            joined = (" + " if sums else " / ").join(named)
             yield {
                 "path": doc.path, "line": z.line, "col": z.col, "end_line": z.line,
                 "end_col": z.col + len(z.surface), "surface": z.surface,
                 "key": f"arith:{d.form}:" + "|".join(o.surface for o in ops) + f"->{z.surface}",
                 "form": d.form, "ok": bool(v.ok), "flipped": bool(v.flipped), "off_by": float(v.off_by),
                 "approx": bool(z.approx),
-                "_side": lambda d=d, v=v, ops=ops, note=note, joined=joined: {
+                "_side": lambda d=shown, v=v, ops=ops, note=note, joined=joined, named=named: {
                     "evidence": [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.surface,
-                                  "note": note} for o in ops],
+                                  "note": f"{note}: {n}" if n != o.surface.strip() else note}
+                                 for o, n in zip(ops, named)],
                     "vars": {"stated": d.stated.surface.strip(), "operands": joined,
                              "parts": " + ".join(o.surface.strip() for o in ops),
                              "whole": d.stated.surface.strip(), "computed": _describe(d, v, lang)}},
