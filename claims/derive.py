@@ -381,7 +381,8 @@ class _Prose:
             mid = self.between(ai, bi)
             if _same_dim(a, b) and len(mid) <= 12 and _word_in(v.from_to, mid) and ai not in self.used_ops:
                 return _Found("share", zi, (ai, bi))
-        m = v.bare_before_arrow.search(text[max(0, b.start - 24):b.start])
+        m = (v.bare_before_arrow.search(text[max(0, b.start - 24):b.start])
+             or v.bare_before_to.search(text[max(0, b.start - 24):b.start]))
         if m and (b.value is not None or b.low is not None):
             start = max(0, b.start - 24) + m.start(1)
             return _Found("share", zi, (-1, bi), bare=(bare_figure(self.doc, m.group(1), start, like=b),))
@@ -571,8 +572,7 @@ def _restated(doc, claims, out, taken, v: Vocabulary) -> list:
         sb = doc.blocks[z.block]
         own = {id(c) for c in (z, *d.operands)}
         states = {m.group() for m in _NUMBER.finditer(text, sb.start, sb.end)
-                  if not any(c.start <= m.start() < c.end for c in claims if c.block == z.block)
-                  and not any(o.start <= m.start() < o.end for o in d.operands)}
+                  if not any(o.start <= m.start() < o.end for o in (z, *d.operands))}
         if len(states) < 2:
             continue
         for r in claims:

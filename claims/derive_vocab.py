@@ -39,6 +39,7 @@ class Vocabulary:
     arrow_between: "re.Pattern"    # only an arrow between A and B
     arrow: "re.Pattern"
     bare_before_arrow: "re.Pattern"   # '6.78 →' before B
+    bare_before_to: "re.Pattern"      # '从 100 降到' / 'from 100 to' before B
     bare_pair: "re.Pattern"        # 'z (0.364 → 0.326)'
     whole_before: "re.Pattern"     # 'W（' / 'W, including' before the parts
     whole_after: "re.Pattern"      # '= W' / '共 W' after the parts
@@ -86,6 +87,7 @@ def vocabulary() -> Vocabulary:
         arrow_between=re.compile(r"\s*(?:" + arrows + r")\s*"),
         arrow=re.compile(arrows),
         bare_before_arrow=re.compile(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:" + arrows + r")\s*$"),
+        bare_before_to=re.compile(r"(?:" + w["from"] + r")\s*(\d[\d,]*(?:\.(\d+))?)\s*(?:" + w["to"] + r")\s*$", ci),
         bare_pair=re.compile(r"(?P<lead>[^\n\d]{0,30}?)[（(]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:" + arrows
                              + r")\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*[)）]"),
         whole_before=re.compile(r"\s*[（(:：=＝]\s*|\s*[，,]?\s*(?:" + w["whole_before"] + r")\s*[:：]?\s*", ci),

@@ -75,7 +75,14 @@ def _describe(d, v, lang: str) -> str:
         label = _READING[lang].get(label, label).format(
             a=ops[0].surface.strip() if ops else "?", b=ops[-1].surface.strip() if ops else "?")
         words.append(f"{text}（{label}）" if lang == "zh" else f"{text} ({label})")
-    return ("，或 " if lang == "zh" else ", or ").join(words)
+    out = ("，或 " if lang == "zh" else ", or ").join(words)
+    if d.form == "restated" and len(ops) == 2:
+        # the stated size is the change the other way round: name it and where it is stated
+        back, fwd = ops[0], ops[1]
+        out += (f"；{z.surface.strip()} 是从 {fwd.surface.strip()} 到 {back.surface.strip()} 的变化（第 {back.line} 行）"
+                if lang == "zh" else
+                f"; {z.surface.strip()} is the change from {fwd.surface.strip()} to {back.surface.strip()} (line {back.line})")
+    return out
 
 
 def _cell_of(o, doc):
