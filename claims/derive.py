@@ -656,6 +656,8 @@ def _quotients(doc, claims, taken, v: Vocabulary) -> list:
     is 8.75 GB': A, a division word, B, then the result C later in the sentence."""
     text = doc.text
     out = []
+    if not v.divide.search(text):
+        return out
     for s in doc.sentences:
         seg = text[s.start:s.end]
         m = _word_in(v.divide, seg)

@@ -16,6 +16,7 @@ reading recomputes.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -287,32 +288,35 @@ class _Grid:
                 for ri in range(len(self.t.rows))]
 
 
-def _scope_sentences(doc, t, k, tables_in_section):
-    """Sentences of prose that may summarize table ``k``: its caption, then the prose of its
-    section and the sections below it, up to the next table there."""
-    def under(s):
-        while s is not None:
-            if s == t.section:
-                return True
-            s = doc.sections[s].parent
+def _in_scope(doc, t, nxt, s, b) -> bool:
+    """A sentence may summarize table ``t``: it is its caption, or prose of its section (or a
+    section below it) after it and before the next table there."""
+    if b.entry != t.entry:
         return False
+    if s.block == t.caption:
+        return True
+    if b.line <= t.end_line or (nxt is not None and b.line >= nxt):
+        return False
+    k = b.section
+    while k is not None:
+        if k == t.section:
+            return True
+        k = doc.sections[k].parent
+    return False
 
-    nxt = min((o.line for o in tables_in_section if o.line > t.line), default=None)
-    out = []
-    for s in doc.sentences:
-        b = doc.blocks[s.block]
-        if b.kind not in ("paragraph", "bullet") or b.table is not None or b.entry != t.entry:
-            continue
-        if s.block == t.caption or (b.line > t.end_line and (nxt is None or b.line < nxt) and under(b.section)):
-            out.append(s)
-    return out
+
+def _item_of(doc, block):
+    """The list item of a bullet block (``doc.items`` are in block order)."""
+    keys = [i.block for i in doc.items]
+    k = bisect.bisect_left(keys, block)
+    return doc.items[k] if k < len(keys) and keys[k] == block else None
 
 
 def _intro_text(doc, s, items_only: bool = False):
     """The text that introduces a sentence's list item, or (not ``items_only``) the previous
     sentence of its paragraph: where a list like 'This represents: - A 25% increase over …'
     names its subject."""
-    it = next((i for i in doc.items if i.block == s.block), None)
+    it = _item_of(doc, s.block)
     if it is not None and it.intro is not None:
         k = it.intro
         # a hard-wrapped paragraph is one block per line: the introduction is all of its lines
@@ -322,24 +326,28 @@ def _intro_text(doc, s, items_only: bool = False):
         return doc.blocks[k].start, doc.blocks[it.intro].end
     if items_only:
         return None
-    prev = [x for x in doc.sentences if x.block == s.block and x.end <= s.start]
-    if prev:
-        return prev[-1].start, prev[-1].end
+    from .structure import sentence_at
+    b = doc.blocks[s.block]
+    prev = sentence_at(doc, s.start - 1) if s.start > b.start else None
+    if prev is not None and prev.block == s.block:
+        return prev.start, prev.end
     return None
 
 
-def _multiplier(doc, s, taken_spans) -> list:
+def _multiplier(doc, s, figures) -> list:
     """Stated multiples written as words the figure reader leaves alone ('over double the
-    throughput'): bare ratio figures."""
+    throughput'): bare ratio figures (none inside one of the sentence's ``figures``)."""
     w = _words()
     text = doc.text
     seg = text[s.start:s.end]
     low = seg.lower()
     out = []
     for word, value in w["multipliers"].items():
+        if word not in low:
+            continue
         for m in re.finditer(r"(?<![A-Za-z])" + re.escape(word) + r"(?![A-Za-z])", low):
             a, e = s.start + m.start(), s.start + m.end()
-            if any(x <= a < y for x, y in taken_spans):
+            if any(c.start <= a < c.end for c in figures):
                 continue
             bound, approx = None, False
             head = low[:m.start()].rstrip(" *_`")
@@ -431,29 +439,40 @@ def _direction(v, near: str, z) -> tuple:
 
 def table_leads(doc, claims, by_block, taken, v) -> list:
     """Ratios and percentages in prose that compare rows (or columns) of a table."""
-    out = []
-    by_section = {}
-    for t in doc.tables:
-        by_section.setdefault(t.section, []).append(t)
+    tables = [(k, t) for k, t in enumerate(doc.tables) if len(t.rows) >= 2]
+    if not tables:
+        return []
+    nxt = {}
+    for k, t in tables:
+        nxt[k] = min((o.line for o in doc.tables if o.section == t.section and o.line > t.line), default=None)
     text = doc.text
     taken_ids = {id(c) for c in taken}
-    for k, t in enumerate(doc.tables):
-        if len(t.rows) < 2:
+    starts = [c.start for c in claims]
+    grids = {}
+    out = []
+    for s in doc.sentences:
+        b = doc.blocks[s.block]
+        if b.kind not in ("paragraph", "bullet") or b.table is not None:
             continue
-        grid = _Grid(doc, t, by_block)
-        if len(grid.value) < 2:
+        inside = claims[bisect.bisect_left(starts, s.start):bisect.bisect_left(starts, s.end)]
+        stated = [c for c in inside if c.kind in ("percent", "ratio") and id(c) not in taken_ids]
+        stated += _multiplier(doc, s, inside)
+        if not stated:
             continue
-        for s in _scope_sentences(doc, t, k, by_section.get(t.section, ())):
-            seg = text[s.start:s.end]
-            norm, offs = _normalized(seg)
-            offs = [s.start + o for o in offs]
-            stated = [c for c in by_block.get(s.block, ()) if s.start <= c.start < s.end
-                      and c.kind in ("percent", "ratio") and id(c) not in taken_ids]
-            stated += _multiplier(doc, s, [(c.start, c.end) for c in by_block.get(s.block, ())])
-            if not stated:
+        near = [(k, t) for k, t in tables if _in_scope(doc, t, nxt[k], s, b)]
+        if not near:
+            continue
+        seg = text[s.start:s.end]
+        norm, offs = _normalized(seg)
+        offs = [s.start + o for o in offs]
+        intro = _intro_text(doc, s, items_only=True)
+        subject_intro = _intro_text(doc, s)
+        for k, t in near:
+            grid = grids.get(k)
+            if grid is None:
+                grid = grids[k] = _Grid(doc, t, by_block)
+            if len(grid.value) < 2:
                 continue
-            intro = _intro_text(doc, s, items_only=True)
-            subject_intro = _intro_text(doc, s)
             for axis, labels in (("rows", grid.rows), ("cols", grid.cols)):
                 ments = _mentions(labels, norm, offs)
                 intro_ments = []
