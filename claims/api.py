@@ -13,6 +13,7 @@ sums, table ratios).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 from .model import Document
 
@@ -22,6 +23,18 @@ class Analysis:
     document: Document
     claims: list = field(default_factory=list)        # list[Claim], in text order
     derivations: list = field(default_factory=list)   # list[Derivation] (claims/derive.py)
+    # facet -> (line, surface) the document names anywhere: filled on first use by
+    # ``named_facets`` (most checks never ask)
+    named: Optional[dict] = field(default=None, repr=False, compare=False)
+
+    def named_facets(self) -> dict:
+        """facet -> (line, surface) of the first mention of its most named value anywhere in
+        the document outside code, URLs and other masked text ('H100' named four times, not
+        the 'H20' a paragraph mentions once), plus what the figures' scopes gave them."""
+        if self.named is None:
+            from .scopes import document_facets
+            self.named = document_facets(self.document, self.claims)
+        return self.named
 
 
 def _find_figures():
@@ -34,6 +47,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate, inherit
     from .derive import find_derivations
+    from .nature import classify
     from .segment import segment
 
     from .entities import Covered, find_entities_in_spans
@@ -61,6 +75,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     derivations = find_derivations(doc, claims)
     # a compared pair names its gap's subject and baseline: spread those too
     inherit(claims)
+    classify(doc, claims)
     return Analysis(document=doc, claims=claims, derivations=derivations)
 
 

@@ -21,6 +21,7 @@ LAZY_COMMANDS = {
     "warnings": ("validator.warnings_cmd", "warnings_command"),
     "report": ("validator.report_cmd", "report_command"),
     "ledger": ("validator.report_cmd", "ledger_command"),
+    "lsp": ("validator.lsp", "lsp_command"),
 }
 
 
