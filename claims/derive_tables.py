@@ -75,6 +75,19 @@ def cell_figure(doc, cell, by_block: dict, kind: str = "number") -> Optional[Cla
     return c
 
 
+def cell_name(doc, figure) -> tuple:
+    """(row label, column header) of a figure read from a table cell, () for a figure of
+    prose: what the reader looks up ('load-scheduling', 'Output toks/s')."""
+    b = doc.blocks[figure.block] if figure.block is not None and 0 <= figure.block < len(doc.blocks) else None
+    if b is None or b.kind != "table_cell" or b.table is None:
+        return ()
+    t = doc.tables[b.table]
+    row = next((r for r in t.rows if r.index == b.row), None)
+    label = row.cells[0].text.replace("*", "").replace("`", "").strip() if row is not None and row.cells else ""
+    head = t.column_name(b.cell).replace("*", "").strip()
+    return tuple(x for x in (label, head) if x) or ("",)
+
+
 def _written_unit(cell) -> Optional[str]:
     m = _CELL_NUM.fullmatch(cell.text) if cell is not None else None
     return (m.group("u") or "") if m else None

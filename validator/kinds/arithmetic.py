@@ -10,6 +10,8 @@ left out here.
 """
 from __future__ import annotations
 
+from claims.derive_tables import cell_name
+
 from .. import arith as _ar
 
 FAMILY = "arithmetic"
@@ -85,26 +87,12 @@ def _describe(d, v, lang: str) -> str:
     return out
 
 
-def _cell_of(o, doc):
-    """(table, row, column) of a figure read from a table cell, else None."""
-    b = doc.blocks[o.block] if o.block is not None and 0 <= o.block < len(doc.blocks) else None
-    if b is None or b.kind != "table_cell" or b.table is None:
-        return None
-    t = doc.tables[b.table]
-    row = next((r for r in t.rows if r.index == b.row), None)
-    return t, row, b.cell
-
-
 def _named(o, doc, lang: str) -> str:
     """A figure as the reader finds it: '4428.7' of a table is 'load-scheduling, Output toks/s: 4428.7'."""
-    where = _cell_of(o, doc)
-    if where is None:
+    where = [x for x in cell_name(doc, o) if x]
+    if not where:
         return o.surface.strip()
-    t, row, col = where
-    label = row.cells[0].text.replace("*", "").replace("`", "").strip() if row is not None and row.cells else ""
-    head = t.column_name(col).replace("*", "").strip()
-    name = "，".join(x for x in (label, head) if x) if lang == "zh" else ", ".join(x for x in (label, head) if x)
-    return f"{name}: {o.surface.strip()}" if name else o.surface.strip()
+    return f"{'，'.join(where) if lang == 'zh' else ', '.join(where)}: {o.surface.strip()}"
 
 
 # forms whose figures are tied by position in the text; the others are tied by a table's
@@ -119,8 +107,7 @@ def _within(d, doc, window: int) -> bool:
         return True
     z = d.stated
     for o in d.operands:
-        b = doc.blocks[o.block] if o.block is not None and 0 <= o.block < len(doc.blocks) else None
-        if b is not None and b.kind == "table_cell":
+        if cell_name(doc, o):
             continue
         if min(abs(z.start - o.end), abs(o.start - z.end)) > window:
             return False
