@@ -1,10 +1,14 @@
 """The tolerance module (validator.arith): what a written figure admits, the readings of a
 gap, flips of sign or winner, sums — and the one interval the contradiction checks use too
 (validator.facts.interval)."""
+from pathlib import Path
+
 from hypothesis import given, settings, strategies as st
 
 import claims
 from validator import arith, facts
+from validator.options import Options
+from validator.run import check_paths
 
 
 def fig(text):
@@ -154,3 +158,34 @@ def test_table_speedup_column_is_recomputed_per_row():
             "| 9 | 65.6 ms | 34.0 s | 1.93x |\n")
     # the mixed-unit row is not compared; the right row passes, the wrong one does not
     assert judged(text) == [("ratio_column", "2.14x", True, False), ("ratio_column", "2.93x", False, False)]
+
+
+# ---------------------------------------------------------------- the preview rule (rules-preview/)
+
+PREVIEW = Path(__file__).resolve().parents[2] / "rules-preview"
+RANGE_TABLE = ("# Notes\n\n## Results\n\n| Config | {gain} | Speedup |\n|---|---|---|\n"
+               "| A | +3% | 2.07× |\n| B | +11% | 2.46× |\n\n{sentence}\n")
+
+
+def _preview_findings(tmp_path, text, rules_dirs=(PREVIEW,)):
+    doc = tmp_path / "b.md"
+    doc.write_text(text, encoding="utf-8")
+    result = check_paths([str(doc)], Options(rules_dirs=[str(d) for d in rules_dirs]))
+    assert result.errors == []
+    return [(f.code, f.line, f.surface) for f in result.findings if f.code == "CV404"]
+
+
+def test_a_range_that_does_not_summarize_its_column_is_a_preview_finding(tmp_path):
+    en = RANGE_TABLE.format(gain="Gain", sentence="With these settings the gain is only 10% to 15%.")
+    zh = RANGE_TABLE.format(gain="收益", sentence="在这些设置下收益仅为 10%–15%。")
+    assert _preview_findings(tmp_path, en) == [("CV404", 10, "10% to 15%")]
+    assert _preview_findings(tmp_path, zh) == [("CV404", 10, "10%–15%")]
+    # not in the default set: without --rules rules-preview nothing reports it
+    assert _preview_findings(tmp_path, en, rules_dirs=()) == []
+
+
+def test_near_miss_ranges_that_summarize_their_column(tmp_path):
+    for sentence in ("With these settings the gain is 3% to 11%, and the speedup ~2.1–2.5×.",
+                     "在这些设置下收益为 3%–11%，加速约 2.0–2.5×。"):
+        gain = "Gain" if sentence.isascii() else "收益"
+        assert _preview_findings(tmp_path, RANGE_TABLE.format(gain=gain, sentence=sentence)) == [], sentence
