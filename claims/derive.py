@@ -14,9 +14,18 @@ Forms (``Derivation.form``):
   (a bare number before an arrow takes the unit of the figure after it);
 - ``lead``: one figure relative to another — ``roughly 50% better than SpecInfer's 1.6×``,
   ``较上一版本的 8,000 tok/s 提升 70%``, ``比 vLLM 的 450 ms 快 33%``;
+- ``share``: one figure as a share of another — ``100 → 60–70 req/s, i.e. 60–70% of the
+  baseline``, ``从 100 降到 65 req/s，即原来的 65%``;
 - ``sum``: parts and their whole — ``W（a + b）``, ``a + b = W``, ``（4 条：1 + 3）``;
-- ``ratio_column``: a table's speedup column (``加速比``, ``speedup``) right after two
-  measurements of one unit.
+- ``restated``: a change's size said again elsewhere in its section the other way round —
+  ``吞吐损失 32%`` about the cache whose benchmark reads ``+32.0%（6.78 → 8.95 req/s）``;
+- ``quotient``: ``16 个并发请求除以 3.11 s … 5.046 req/s`` (figures in inline code count here);
+- ``converted``: one quantity written again in another unit — ``60 RPM, i.e. 1 req/s``,
+  ``halving 60 RPM, i.e. 0.5 req/s``;
+- the table forms of ``claims.derive_tables``: ``ratio_column`` (a speedup column), ``row_total``
+  (a total column), ``table_lead`` (prose comparing rows or columns by name: ``57x faster than
+  approximate-scheduling``, ``是缓存盲配置吞吐量的两倍以上``), ``range_summary`` (a range that
+  summarizes a column).
 
 A derivation with ``stated`` None is a pair compared with nothing derived written beside it
 (``from 2.35s to 1.78s``): the contradiction checks still need to know that its two sides
@@ -29,6 +38,7 @@ pass is linear in the number of claims.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -556,7 +566,7 @@ def _direction_near(doc, c, v: Vocabulary) -> int:
     return -1 if dec and not inc else (1 if inc and not dec else 0)
 
 
-def _restated(doc, claims, out, taken, v: Vocabulary) -> list:
+def _restated(doc, claims, by_block, out, taken, v: Vocabulary) -> list:
     """A change's size restated elsewhere in its section with the opposite direction: the
     benchmark says '吞吐 +32.0%（6.78 → 8.95 req/s）' after the cache grew from 256 to 1024, the
     prose says the 256-entry cache '导致 … 吞吐损失 32%'.  The same states (both paragraphs name
@@ -575,7 +585,8 @@ def _restated(doc, claims, out, taken, v: Vocabulary) -> list:
                   if not any(o.start <= m.start() < o.end for o in (z, *d.operands))}
         if len(states) < 2:
             continue
-        for r in claims:
+        nearby = (r for k in range(max(0, z.block - 6), z.block + 7) for r in by_block.get(k, ()))
+        for r in nearby:
             if (id(r) in own or id(r) in taken or r.kind != "percent" or r.metric != z.metric
                     or r.block is None or r.block == z.block or not _same_number(r, z)):
                 continue
@@ -620,13 +631,16 @@ def _conversions(doc, claims, taken, v: Vocabulary) -> list:
 
 # ---------------------------------------------------------------- a stated quotient
 
-def _code_figures(doc, lo: int, hi: int) -> list:
+def _code_figures(doc, lo: int, hi: int, code_starts: list) -> list:
     """Figures written as inline code inside text[lo:hi] ('`3.11 s`', '`5.046 req/s`'): the
     figure reader skips code, but a sentence that computes with them means them as figures."""
     from .figures import find_figures
     out = []
-    for r in doc.code:
-        if r.kind != "inline" or r.start < lo or r.end > hi:
+    k = bisect.bisect_left(code_starts, lo)
+    for r in doc.code[k:]:
+        if r.start >= hi:
+            break
+        if r.kind != "inline" or r.end > hi:
             continue
         inner = doc.text[r.start:r.end].strip("`")
         start = r.start + doc.text[r.start:r.end].index(inner) if inner else r.start
@@ -658,13 +672,16 @@ def _quotients(doc, claims, taken, v: Vocabulary) -> list:
     out = []
     if not v.divide.search(text):
         return out
+    starts = [c.start for c in claims]
+    code_starts = [r.start for r in doc.code]
     for s in doc.sentences:
         seg = text[s.start:s.end]
         m = _word_in(v.divide, seg)
         if not m:
             continue
         at, after = s.start + m.start(), s.start + m.end()
-        figs = [c for c in claims if s.start <= c.start < s.end] + _code_figures(doc, s.start, s.end)
+        figs = claims[bisect.bisect_left(starts, s.start):bisect.bisect_left(starts, s.end)]
+        figs = figs + _code_figures(doc, s.start, s.end, code_starts)
         figs.sort(key=lambda c: c.start)
         before = [c for c in figs if c.end <= at]
         rest = [c for c in figs if c.start >= after]
@@ -708,7 +725,7 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     taken = [c for d in out for c in (d.stated, *d.operands) if c is not None]
     out += _tables.table_leads(doc, claims, by_block, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
-    out += _restated(doc, claims, out, taken, v) + _quotients(doc, claims, taken, v)
+    out += _restated(doc, claims, by_block, out, taken, v) + _quotients(doc, claims, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
     out += _conversions(doc, claims, taken, v)
 

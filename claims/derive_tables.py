@@ -301,6 +301,21 @@ class _Grid:
                 for ri in range(len(self.t.rows))]
 
 
+def _tables_above(doc, by_section, captions, s, b) -> list:
+    """The tables a sentence may summarize: the one it captions, and in its section and each
+    section above it the last table before it (a later table ends an earlier one's scope)."""
+    out = list(captions.get(s.block, ()))
+    k = b.section
+    while True:
+        tabs, lines = by_section.get(k, ((), ()))
+        i = bisect.bisect_left(lines, b.line) - 1 if tabs else -1
+        if i >= 0 and tabs[i] not in out:
+            out.append(tabs[i])
+        if k is None:
+            return out
+        k = doc.sections[k].parent
+
+
 def _in_scope(doc, t, nxt, s, b) -> bool:
     """A sentence may summarize table ``t``: it is its caption, or prose of its section (or a
     section below it) after it and before the next table there."""
@@ -455,9 +470,18 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
     tables = [(k, t) for k, t in enumerate(doc.tables) if len(t.rows) >= 2]
     if not tables:
         return []
-    nxt = {}
+    nxt, by_section = {}, {}
     for k, t in tables:
-        nxt[k] = min((o.line for o in doc.tables if o.section == t.section and o.line > t.line), default=None)
+        by_section.setdefault(t.section, []).append((k, t))
+    captions = {}
+    for k, t in tables:
+        if t.caption is not None:
+            captions.setdefault(t.caption, []).append((k, t))
+    for sec, tabs in list(by_section.items()):
+        tabs.sort(key=lambda kt: kt[1].line)
+        for (k, t), after in zip(tabs, tabs[1:] + [None]):
+            nxt[k] = after[1].line if after is not None else None
+        by_section[sec] = (tabs, [t.line for _, t in tabs])
     text = doc.text
     taken_ids = {id(c) for c in taken}
     starts = [c.start for c in claims]
@@ -472,7 +496,7 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
         stated += _multiplier(doc, s, inside)
         if not stated:
             continue
-        near = [(k, t) for k, t in tables if _in_scope(doc, t, nxt[k], s, b)]
+        near = [(k, t) for k, t in _tables_above(doc, by_section, captions, s, b) if _in_scope(doc, t, nxt[k], s, b)]
         if not near:
             continue
         seg = text[s.start:s.end]

@@ -89,6 +89,22 @@ def test_named_case_approximation_widens_the_rounding_interval_for_both():
     assert close(arith.fraction_interval(c, 0.1), lo, hi)
 
 
+def test_named_case_a_derived_figure_admits_truncation_and_its_bound_is_exact():
+    # '35% speedup' for 17,552 / 12,929 = 1.358: authors truncate what they compute
+    assert close(arith.derived(fig("35%")), 0.345, 0.36)
+    assert close(arith.admitted(fig("35%"), use_base=False), 34.5, 35.5)      # a measurement rounds only
+    # 'over double' is more than 2.00, not more than the 1.5 that rounds to 2
+    assert arith.derived(fig("more than 2x"))[0] == 2.0
+    assert arith.admitted(fig("more than 2x"))[0] == 1.5
+
+
+def test_a_table_total_is_checked_against_its_cells_as_printed():
+    parts = [fig(x) for x in ("10.5GB", "73GB", "0.04GB", "1GB")]
+    assert arith.check_row_total(parts, fig("~84.5GB")).ok
+    assert not arith.check_row_total(parts, fig("~84.8GB")).ok       # 84.54, not 84.8
+    assert arith.check_row_total([fig("84GB"), fig("73GB"), fig("0.04GB"), fig("0.125GB")], fig("~157GB")).ok
+
+
 # ---------------------------------------------------------------- recomputing derivations
 
 def test_wrong_gap_is_found_and_right_gap_passes():
