@@ -239,11 +239,12 @@ class Context:
         return m
 
     def gap_claims(self) -> set:
-        """Indices of the claims that state a figure derived from two others — a gap, change,
-        lead or table ratio (``Analysis.derivations``): derived, not sourced."""
+        """Indices of the claims that state a figure derived from others — a gap, change, lead,
+        share, quotient, table ratio (``Analysis.derivations``; not the whole of a sum): derived,
+        not sourced."""
         index = {id(c): i for i, c in enumerate(self.analysis.claims)}
         return {index[id(d.stated)] for d in getattr(self.analysis, "derivations", ()) or ()
-                if d.stated is not None and d.form != "sum" and id(d.stated) in index}
+                if d.stated is not None and d.form not in ("sum", "row_total") and id(d.stated) in index}
 
     def external(self, key: str) -> list:
         """Claims with ``key`` in other corpus documents: [(path, claim)]."""

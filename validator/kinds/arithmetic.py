@@ -1,12 +1,14 @@
 """Arithmetic kinds (CV4xx): stated derived figures that do not recompute.
 
 ``arithmetic.derived`` yields one fact per stated derivation of ``Analysis.derivations``
-(read once by ``claims.derive``) — a gap, a change, a lead ('z% better than'), parts and
-their whole, a table's speedup column — with ``ok`` (some admitted reading recomputes,
-``validator.arith.recompute``), ``flipped`` (the stated winner or sign is contradicted by the
-figures) and ``off_by`` (relative distance between the stated figure and the nearest
-reading).  Sums of counted items (``3 条（1 条 + 2 条）``) belong to the count family and are
-left out here.
+(read once by ``claims.derive``: gaps, changes, leads, shares, sums, quotients, a rate
+restated in another unit, a change restated with its baseline swapped, and the table forms —
+speedup and total columns, prose that summarizes cells) with ``form``, ``ok`` (some admitted
+reading recomputes, ``validator.arith.recompute``), ``flipped`` (the stated winner or sign is
+contradicted by the figures) and ``off_by`` (relative distance between the stated figure and
+the nearest reading).  The rules choose forms with ``when:`` (CV401 sizes, CV402 flips, CV403
+sums; the preview CV404 ranges over a column).  Sums of counted items (``3 条（1 条 + 2 条）``)
+belong to the count family and are left out here.
 """
 from __future__ import annotations
 
