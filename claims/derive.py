@@ -297,7 +297,7 @@ class _Prose:
 
     # 'z（A → B）', 'a z× speedup, from A to B'
     def stated_first(self, p):
-        text, claims, order, v = self.text, self.claims, self.order, self.v
+        text, claims, order = self.text, self.claims, self.order
         zi = order[p]
         z = claims[zi]
         got = self._operands_after(p)

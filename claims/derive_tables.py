@@ -565,7 +565,6 @@ def _range_of(grid, axis, ments, z):
     """'the gain is only 10% to 15%' beside a table whose 'Gain' column holds +3% and +11%: a
     range that names a column (or, in a transposed table, a row) summarizes its values — of
     the rows the sentence names, else of all of them."""
-    other = "cols" if axis == "rows" else "rows"
     named = {lab.index for lab, _, _ in ments}
     if not named:
         return None
@@ -578,5 +577,4 @@ def _range_of(grid, axis, ments, z):
         if len(vals) >= 2:
             d = Derivation(form="range_summary", stated=z, operands=tuple(vals))
             out = d if out is None else replace(out, alternatives=out.alternatives + (d,))
-    del other
     return out
