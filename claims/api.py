@@ -26,6 +26,10 @@ class Analysis:
     # facet -> (line, surface) the document names anywhere: filled on first use by
     # ``named_facets`` (most checks never ask)
     named: Optional[dict] = field(default=None, repr=False, compare=False)
+    counts: object = None      # claims.counts.Counts: declared counts and what they count
+    # the document's names and arXiv titles (claims.names.DocumentNames), read on first use
+    # by claims.names.read(analysis): a run that checks no entity rule never reads them
+    names: Optional[object] = field(default=None, repr=False, compare=False)
 
     def named_facets(self) -> dict:
         """facet -> (line, surface) of the first mention of its most named value anywhere in
@@ -46,6 +50,7 @@ def _find_figures():
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate, inherit
+    from .counts import count_claims, merge_counts, read as read_counts
     from .derive import find_derivations
     from .nature import classify
     from .segment import segment
@@ -71,12 +76,19 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             c.block = bi
             claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
+    # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
+    # they are counts of items, not figures with context: they join after annotate and classify
+    counts = count_claims(doc, claims, names)
     annotate(doc, claims, names)
-    derivations = find_derivations(doc, claims)
+    merged = merge_counts(claims, counts, [])
+    # derived figures among all of them ('（4 条：1 + 3）' may add word counts)
+    derivations = find_derivations(doc, merged)
     # a compared pair names its gap's subject and baseline: spread those too
     inherit(claims)
     classify(doc, claims)
-    return Analysis(document=doc, claims=claims, derivations=derivations)
+    for c in counts:
+        c.path = p
+    return Analysis(document=doc, claims=merged, derivations=derivations, counts=read_counts(doc, merged))
 
 
 def extract(text: str, path=None) -> list:

@@ -393,7 +393,8 @@ def _candidates(text, ps, pe, names=None):
             if r >= pe or text[r] not in cont:
                 lo = max(ps, p - 48)
                 pm = prefix.match(text, lo, p) if _may_have_prefix(text, lo, p) else None
-                if pm is None or not (pm.group("bound") or pm.group("bound2")):
+                if (pm is None or not (pm.group("bound") or pm.group("bound2"))) \
+                        and not _is_score(text, p, text[p:q]):
                     last = q
                     continue
         sk = SKIP_RE.match(text, p, pe)
@@ -438,6 +439,26 @@ def unit_given(g):
 
 _LEADING_ZERO = re.compile(r"[0０][0-9０-９]")
 _TENS_OF_BEFORE = re.compile(r"(?:数|几|好几|上)$")
+# What a bare fraction can score: 'agreement 0.91', 'F1 of 0.87', '相关系数 0.93', 'Kappa：0.81'
+_SCORE_WORD = re.compile(r"(?:agreement|accuracy|score|F1|AUC|ROC|correlation|kappa|Pearson|Spearman|BLEU|ROUGE|"
+                         r"precision|recall|similarity|win rate|一致率|一致性|准确率|得分|分数|相关系数|相关性|相似度|胜率)"
+                         r"[^0-9\n。；;|]{0,24}$", re.IGNORECASE)
+_FRACTION = re.compile(r"0\.\d{2,4}$")
+
+
+_SCORE_PAIR = re.compile(r"0\.\d{2,4}\s{0,3}(?:to|→|->|到|至|降至|升至|vs\.?)\s{0,3}$")
+
+
+def _is_score(text, start, n1s) -> bool:
+    """A bare fraction (0.87) right after the word for what it scores, or after another such
+    fraction it moves from ('agreement fell from 0.89 to 0.81'): a quality figure."""
+    if not _FRACTION.match(n1s):
+        return False
+    if _SCORE_PAIR.search(text, max(0, start - 16), start):
+        return _is_score(text, text.rfind("0.", max(0, start - 16), start), "0.00")
+    return bool(_SCORE_WORD.search(text, max(0, start - 40), start))
+
+
 _ORDINAL_BEFORE = re.compile(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
 _FROM_BEFORE = re.compile(r"(?i:from|从|由)")
 _LIST_SEP = re.compile(r"^%s*[/／、]%s*$" % (_SP, _SP))
@@ -545,9 +566,14 @@ def _claims_from(m, ctx):
         v, d, _ = _parse_num(g("n3"))
         return [_claim(text, m.start(), m.end(), "percent", "percent", v, None, None, d, False, None, False)]
     n1s, n2s = g("n1"), g("n2")
+    score = False
     if not (g("u1") or g("unit") or g("cur") or g("pct") or n2s or g("sc1") or g("post")
             or g("bound") or g("bound2") or "," in n1s or "，" in n1s):
-        return []         # a bare number: the common case, rejected before any parsing
+        # a bare number: the common case, rejected before any parsing -- except a score
+        # written as a fraction after what it scores ('agreement with human labels: 0.87')
+        score = _is_score(text, m.start(), n1s)
+        if not score:
+            return []
     t = _tables()
     v1, d1, st1 = _parse_num(n1s)
     pct = g("pct")
@@ -669,7 +695,7 @@ def _claims_from(m, ctx):
     after = text[e:e + 24]
     styles = {st1} | ({_parse_num(n2s)[2]} if n2s else set())
     if not unit:
-        bare_ok = (bound is not None
+        bare_ok = (score or bound is not None
                    or (n2s and (btw or (conn and conn not in ("-", "−", "－")) or sc1 or sc2))
                    or (sc1 and (sc1 in _BIG_SCALE_WORDS or sc1.lower() in _BIG_SCALE_WORDS)
                        and g("sc1") is not None and not _glued(m, "sc1"))
@@ -684,7 +710,7 @@ def _claims_from(m, ctx):
             return []   # 'two to five cores': words, not a measured range
         if "cn" in styles and sc1 is None and bound is None and not n2s:
             return []
-        if VERSION_LIKE.fullmatch(n1s) and not sc1:
+        if VERSION_LIKE.fullmatch(n1s) and not sc1 and not score:
             return []   # a bare 'X.Y' is a version ('TGI 3.2', 'than 3.1'), even after a bound
         unit, kind = "dimensionless", "number"
     else:

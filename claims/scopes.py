@@ -29,6 +29,7 @@ _DOMINANT_MIN = 2       # mentions of one GPU or model before it is the setup of
 _DOMINANT_SHARE = 0.8   # … when it is at least this share of all such mentions
 _FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
 _COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
+_POOL = re.compile(r"^\s*(\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)")
 _CARRIED = ("hardware", "model", "platform", "precision")
 _PAREN_AFTER = re.compile(r"\s{0,2}[（(]")
 # a clause ends at a comma or a bracket as well as at a sentence end
@@ -376,13 +377,17 @@ class Scopes:
                 if kind not in ("hardware", "model"):
                     continue
                 key = _COUNT_PREFIX.sub("", canon).lower()
-                slot = tally.setdefault(kind, {}).setdefault(key, [0, (kind, canon, s, e, sf)])
+                slot = tally.setdefault(kind, {}).setdefault(key, [0, (kind, canon, s, e, sf), set()])
                 slot[0] += 1
+                pool = _POOL.match(sf)       # '1xH100' is written with its count, canonical 'H100'
+                if pool:
+                    slot[2].add(int(pool.group(1)))
         out = []
         for kind, vals in tally.items():
             total = sum(v[0] for v in vals.values())
             best = max(vals.values(), key=lambda v: v[0])
-            if best[0] >= _DOMINANT_MIN and best[0] >= _DOMINANT_SHARE * total:
+            # '1xH100' and '4xH100' are two setups of one GPU type, not one
+            if best[0] >= _DOMINANT_MIN and best[0] >= _DOMINANT_SHARE * total and len(best[2]) <= 1:
                 out.append(best[1])
         return out
 
@@ -423,7 +428,7 @@ class Scopes:
         elif b.kind == "bullet":
             out.append(("bullet", self.item(c.block)))
             out.append(("list", self.intro(c.block)))
-        if self._elsewhere(c, b, sent):
+        if self.elsewhere(c, b, sent):
             # a figure from another experiment (a quick test, a cited paper) keeps its own words only
             return out
         if b.entry is not None:
@@ -442,7 +447,7 @@ class Scopes:
         out.append(("document", self.document()))
         return out
 
-    def _elsewhere(self, c, b, sent) -> bool:
+    def elsewhere(self, c, b, sent) -> bool:
         """Does the figure report another experiment than the document's own: its sentence says
         so ('In a simple test …', 'Early experiments show …'), or it quotes a cited paper (its
         block, or the line right before it, links an arXiv or conference paper)?"""

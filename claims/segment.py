@@ -419,8 +419,6 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
     for ent in doc.entries:
         if not ent.end_line:
             ent.end_line = n
-    _entry_markers(doc)
-
     # masks per block
     all_masks = md.merge(masks + code_masks)
     mstarts = [a for a, _ in all_masks]
@@ -433,6 +431,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             k += 1
         b.masked = md.merge(b.masked)
 
+    _entry_markers(doc)
     _managed_blocks_are_warnings(doc)
     _collect_sources(doc)
     doc.lang = _language(doc)
@@ -564,8 +563,23 @@ def _inline_sources(doc: Document):
                 have.add(src.ref)
 
 
+_HAS_DIGIT = re.compile(r"\d")
+
+
+def _has_digit_outside_masks(doc, b) -> bool:
+    """Does the block hold a digit in its prose (not in a comment, URL, code span or path)?"""
+    pos = b.start
+    for a, z in b.masked:
+        if _HAS_DIGIT.search(doc.text, pos, a):
+            return True
+        pos = max(pos, z)
+    return _HAS_DIGIT.search(doc.text, pos, b.end) is not None
+
+
 def _entry_markers(doc: Document):
-    """Markers anywhere in an entry (heading and lines) apply to the whole entry."""
+    """An entry's own markers: those of its heading ('⚠️ T1 待核实 · …') and of a line that is
+    only a note about the entry ('状态：未经精读'), not the marker of one figure's sentence
+    ('0.87 (unverified; vendor blog only)'), which speaks of that figure alone."""
     if not doc.entries:
         return
     by_entry = {}
@@ -575,7 +589,8 @@ def _entry_markers(doc: Document):
     for k, ent in enumerate(doc.entries):
         names = set()
         for b in by_entry.get(k, ()):
-            names.update(marker_names(b.text))
+            if b.kind == "entry_heading" or not _has_digit_outside_masks(doc, b):
+                names.update(marker_names(b.text))
         ent.markers = sorted(names)
 
 
