@@ -2,7 +2,7 @@
 
     import claims
     claims.extract(text, path=None)   -> list[Claim]
-    claims.analyze(text, path=None)   -> Analysis(document, claims, comparisons)
+    claims.analyze(text, path=None)   -> Analysis(document, claims, derivations)
     claims.read_document(path)        -> Analysis
 
 Names are resolved lazily so that ``import claims.model`` (and the command line's

@@ -1,13 +1,14 @@
 """The public claims API: read a briefing and return its figures with their context.
 
     extract(text, path=None) -> list[Claim]
-    analyze(text, path=None) -> Analysis(document, claims, comparisons)
+    analyze(text, path=None) -> Analysis(document, claims, derivations)
     read_document(path) -> Analysis       (reads the file with claims.reader)
 
 Pipeline: segment() -> find_figures() per block, skipping the block's masked
 ranges -> path/line/col/block filled here -> context.annotate() fills subject,
-baseline, metric, conditions, markers, sources, role, section, entry and finds
-the comparisons.
+baseline, metric, conditions, markers, sources, role, section and entry ->
+derive.find_derivations() reads the stated derived figures (gaps, changes, leads,
+sums, table ratios).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from .model import Document
 class Analysis:
     document: Document
     claims: list = field(default_factory=list)        # list[Claim], in text order
-    comparisons: list = field(default_factory=list)   # list[Comparison]
+    derivations: list = field(default_factory=list)   # list[Derivation] (claims/derive.py)
     # facet -> (line, surface) the document names anywhere: filled on first use by
     # ``named_facets`` (most checks never ask)
     named: Optional[dict] = field(default=None, repr=False, compare=False)
@@ -58,8 +59,9 @@ def _find_figures():
 
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
-    from .context import annotate
+    from .context import annotate, inherit
     from .counts import count_claims, merge_counts, read as read_counts
+    from .derive import find_derivations
     from .nature import classify
     from .segment import segment
 
@@ -88,12 +90,16 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
     # they are counts of items, not figures with context: they join after annotate and classify
     counts = count_claims(doc, claims, names)
-    comparisons = annotate(doc, claims, names)
+    annotate(doc, claims, names)
+    merged = merge_counts(claims, counts, [])
+    # derived figures among all of them ('（4 条：1 + 3）' may add word counts)
+    derivations = find_derivations(doc, merged)
+    # a compared pair names its gap's subject and baseline: spread those too
+    inherit(claims)
     classify(doc, claims)
     for c in counts:
         c.path = p
-    claims = merge_counts(claims, counts, comparisons)
-    return Analysis(document=doc, claims=claims, comparisons=comparisons, counts=read_counts(doc, claims))
+    return Analysis(document=doc, claims=merged, derivations=derivations, counts=read_counts(doc, merged))
 
 
 # bare numbers listed before the figure that carries the unit: '57,674, 54,543, and 50,302

@@ -15,7 +15,7 @@
 - ``markers``: the entry's markers plus those of the figure's sentence;
 - ``sources``: the entry's cited sources, else its section's, else the document's;
 
-and returns the comparisons it finds (comparisons.py).  Per-block work (entity,
+(the derived figures are read afterwards, by derive.py).  Per-block work (entity,
 condition and marker scans) is done once per block, and every per-claim look is
 bounded to a window around the figure, so the whole pass is linear.
 """
@@ -386,12 +386,11 @@ class _Sources:
 
 
 def annotate(doc, claims, names=None) -> list:
-    """Fill the context fields of ``claims`` (in place) and return their comparisons.
+    """Fill the context fields of ``claims`` (in place).
     ``names``: block index -> the hardware and model names already found in that block.
 
     One pass per figure, in named steps: place (role, section, entry), sentence and clause,
     subject and baseline, metric, conditions (``claims.scopes``), markers, sources."""
-    from .comparisons import find_comparisons
 
     text, blocks = doc.text, doc.blocks
     found_conds, found_systems = _found_in_spans(doc, claims, names)
@@ -432,12 +431,10 @@ def annotate(doc, claims, names=None) -> list:
             c.traits = sorted(set(c.traits) | {"other_experiment"})
         c.sources = sources.of(c, b)
 
-    comps = find_comparisons(doc, claims)
-    _inherit(claims)
-    return comps
+    inherit(claims)
 
 
-def _inherit(claims):
+def inherit(claims):
     """What a figure leaves unsaid, the document may say elsewhere.
 
     'EAGLE-3 3.1×' in a header line is the 3.1× speedup its entry states: a figure

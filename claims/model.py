@@ -280,7 +280,7 @@ class Claim:
     section: Optional[str] = None      # title of the section
     entry: Optional[str] = None        # label of the entry
     block: Optional[int] = None        # index into Document.blocks
-    comparison: Optional[int] = None   # index into the comparisons of the document (see Comparison)
+    comparison: Optional[int] = None   # index into Analysis.derivations of the derivation it is part of
     list_id: Optional[int] = None      # figures written as one list '2.03×/1.71×/1.66×' share an id
 
     def to_dict(self) -> dict:
@@ -289,13 +289,22 @@ class Claim:
 
 
 @dataclass
-class Comparison:
-    """'A vs B (gap z%)', 'A：x - B：y（差距约 z%）', 'from A to B, a z% reduction', 'z× faster than'."""
-    path: Optional[str]
-    line: int
-    left: int                  # index of the claim (A's figure) in the document's claim list
-    right: int                 # index of B's figure
-    gap: Optional[int] = None  # index of the stated gap claim, if any
-    left_entity: Optional[str] = None
-    right_entity: Optional[str] = None
-    form: str = "vs"           # 'vs' | 'from_to' | 'ratio_of'
+class Derivation:
+    """A figure the text derives from other figures, and those figures (claims/derive.py).
+
+    ``stated`` is the derived figure as written (the gap, change, lead, whole or table ratio);
+    None for two figures compared with nothing derived written beside them ('from 2.35s to
+    1.78s').  ``operands`` are the figures it is derived from: (A, B) of a gap, change or
+    lead — in the order the text gives them — or the parts of a sum.  Stated figures and
+    operands are ``Claim`` records: those of ``Analysis.claims``, or figures that are no claim
+    of their own (a bare number before an arrow, a table cell without a unit), which only
+    derivations hold."""
+    form: str                  # see claims/derive.py: 'gap' | 'change' | 'lead' | 'share' | 'sum' | 'ratio_column'
+                               # | 'row_total' | 'table_lead' | 'range_summary' | 'restated' | 'quotient' | 'converted'
+    stated: Optional[Claim]
+    operands: tuple = ()
+    direction: int = 0         # +1 a rise / X ahead, -1 a fall / X behind, 0 not stated
+    inverse: bool = False      # lower is better (a latency): 'faster' compares the inverse
+    alternatives: tuple = ()   # other readings of the same words (Derivations: another column, another
+                               # baseline row); the statement holds when any reading recomputes
+    factor: float = 1.0        # 'converted': the scaling a verb applies ('halving 60 RPM, i.e. …': 0.5)

@@ -21,8 +21,10 @@ from .model import ListItem, Reference, Sentence, Setup
 
 # The one definition of a sentence end.  ' + ' after a figure joins separate statements in
 # briefing summaries ('EAGLE-3 3.1× + LMDeploy 35% 领先'; 'DCP + DSPARK' joins two names); a
-# blank line ends a sentence; a full stop ends one only before a space or the end (not '3.5').
-SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
+# blank line ends a sentence; a full stop ends one only before a space or the end (not '3.5'),
+# and not after a lone digit (a packed list's '要点： 1. foo 2. bar', a version's 'V3.2.');
+# 'at batch 32. On batch 1 …' and '… using FP16. SGLang …' are two sentences each.
+SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!(?<![\d,])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
 # Words that open a sentence by pointing back at the previous one ('That is 50% better …').
 ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
 

@@ -1,61 +1,110 @@
-"""Recompute stated derived figures: what a written figure admits, and whether a gap, change,
-ratio or sum stated in a briefing follows from the figures it is derived from.
+"""What a written figure admits, and whether a stated derived figure recomputes.
 
-Pure functions over ``claims.model.Claim`` objects (only ``value``/``low``/``high``,
-``base_*``, ``decimals``, ``approx``, ``bound`` and ``surface`` are read); the rule kinds
-``validator.kinds.arithmetic`` and ``validator.kinds.count`` turn the results into facts.
+The one tolerance module: every check that compares figures asks ``admitted`` what
+interval a figure allows, and the arithmetic kinds ask ``recompute`` whether a
+``claims.model.Derivation`` (read by ``claims.derive``) holds.  Pure functions over the
+figures' ``value``/``low``/``high``, ``base_*``, ``decimals``, ``approx``, ``bound``,
+``kind`` and ``surface``; nothing here reads the briefing.
 
-Tolerance follows statcheck/GRIM: a figure admits every value that rounds to it at the
-precision it is written with (``29%`` -> 28.5..29.5%, ``2.4×`` -> 2.35..2.45), an
-approximate figure (``约``, ``~``, ``roughly``) is widened by a relative margin the rule
-chooses, and a derivation is accepted when ANY admitted input values give ANY admitted
-stated value under ANY accepted reading (gap relative to either figure, ``倍`` as ratio or
-as ratio-1).  So a finding means no charitable reading recomputes.
+What a figure admits (statcheck / GRIM):
+
+- **decimals**: every value that rounds to it at the precision it is written with, half a
+  unit of its last written digit each side, scaled as the figure is (``29%`` -> 28.5..29.5%,
+  ``1.2 万`` -> 11,500..12,500, ``2.4×`` -> 2.35..2.45);
+- **ranges**: the whole span, each end widened the same way (``1.3–1.6×`` -> 1.25..1.65);
+- **approximations** (``约``, ``~``, ``about``): the rounding interval widened on each side by
+  ``approx_rel`` (a rule param) of the figure's magnitude;
+- **bounds**: ``>60%`` / ``超过`` / ``at least`` is open above; ``<1 s`` / ``up to`` runs down to
+  zero (to minus infinity for a negative figure);
+- **counted items** (``3 条``, ``8 GPUs``), written as whole numbers without approximation,
+  are exact: a count is not rounded;
+- **signs** are kept (``-24.3%`` admits -24.35..-24.25%); ``magnitude`` drops them where a
+  sign only repeats a direction word (``下降 38%`` vs ``-38%``: the contradiction checks).
+
+A *derived* figure (the gap, change, lead, quotient or total a derivation states) admits one
+more reading, ``derived``: authors truncate what they compute (``35%`` for 35.8%, ``5.3×`` for
+5.38×), so its magnitude may run up to the next unit of its last digit; and a bound on it is
+the figure itself (``over double`` is more than 2.00, not more than 1.5).
+
+A derivation holds when ANY admitted operand values give ANY admitted stated value under
+ANY accepted reading (a gap relative to either figure, ``倍`` as a ratio or as ratio − 1, a
+change between two percentages in points).  So a finding means no charitable reading
+recomputes.
 """
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Optional
 
 INF = float("inf")
+_PERCENT_KINDS = ("percent", "percentage_point")
 
-_NUM = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
+# ---------------------------------------------------------------- what a figure admits
 
-def _written_number(surface: str) -> Optional[float]:
-    m = _NUM.search(surface or "")
-    if not m:
+def written_number(surface: str) -> Optional[float]:
+    """The first number as written in a figure's surface ('约 1.2 万 tok/s' -> 1.2), digit
+    group separators dropped."""
+    s = surface or ""
+    i = 0
+    while i < len(s) and not s[i].isdigit():
+        i += 1
+    if i == len(s):
         return None
+    j = i
+    seen_dot = False
+    while j < len(s) and (s[j].isdigit() or s[j] in ",，" or (s[j] == "." and not seen_dot
+                                                            and j + 1 < len(s) and s[j + 1].isdigit())):
+        seen_dot = seen_dot or s[j] == "."
+        j += 1
     try:
-        return float(m.group().replace(",", ""))
+        return float(s[i:j].replace(",", "").replace("，", ""))
     except ValueError:
         return None
 
 
-def admitted(claim, approx_rel: float = 0.1, use_base: bool = True) -> Optional[tuple]:
-    """(low, high) interval of values the written figure admits, in base units (or as written).
+def _scale(claim) -> float:
+    """Factor from the number as written to ``value`` (1.2 万 -> 10,000; 16,200 -> 1).
 
-    The half step is 0.5 unit of the last written digit, scaled the way the figure is
-    (``1.2 万`` admits 11,500..12,500); a range admits its whole span; ``approx`` widens by
-    ``approx_rel`` of the magnitude; a bound (``>60%``) is open on one side."""
+    Only powers of ten are scale words; any other ratio means the surface's first number is
+    not the mantissa (e.g. '1/3'), so the written precision is kept as is."""
+    written = written_number(claim.surface)
+    v = claim.value if claim.value is not None else claim.low
+    if not written or v is None:
+        return 1.0
+    ratio = abs(v) / written
+    if ratio > 0 and abs(math.log10(ratio) - round(math.log10(ratio))) < 1e-6:
+        return ratio
+    return 1.0
+
+
+def _base_factor(claim) -> float:
+    """Multiplier from the written unit to base units (29% -> 0.01); 1 without a base value."""
+    for w, b in ((claim.value, claim.base_value), (claim.low, claim.base_low), (claim.high, claim.base_high)):
+        if w not in (None, 0) and b is not None:
+            return b / w
+    return 1.0
+
+
+def is_counted(claim) -> bool:
+    """'3 条', '8 GPUs': a whole number of counted things, written without approximation."""
+    return (claim.kind == "count" and not claim.approx and not claim.decimals
+            and _scale(claim) == 1.0)
+
+
+def admitted(claim, approx_rel: float = 0.1, use_base: bool = True) -> Optional[tuple]:
+    """(low, high) of the values the written figure admits, in base units (``use_base``)
+    or in the unit as written; None for a figure without a value.  See the module doc."""
     v, lo, hi = claim.value, claim.low, claim.high
-    if v is None and (lo is None or hi is None):
-        return None
-    mid = v if v is not None else hi
-    written = _written_number(claim.surface)
-    scale = 1.0
-    if written and mid:
-        scale = abs(mid) / written if written else 1.0
-    half = 0.5 * (10 ** -(claim.decimals or 0)) * scale
-    if claim.kind == "count" and claim.unit == "item" and not claim.approx and not claim.decimals:
-        half = 0.0      # '3 条' is exactly three: counted items are not rounded
     if v is not None:
-        a, b = v - half, v + half
+        a = b = v
+    elif lo is not None and hi is not None:
+        a, b = min(lo, hi), max(lo, hi)
     else:
-        a, b = min(lo, hi) - half, max(lo, hi) + half
+        return None
+    half = 0.0 if is_counted(claim) else 0.5 * 10 ** -(claim.decimals or 0) * _scale(claim)
+    a, b = a - half, b + half
     if claim.approx:
         m = max(abs(a), abs(b)) * approx_rel
         a, b = a - m, b + m
@@ -64,39 +113,66 @@ def admitted(claim, approx_rel: float = 0.1, use_base: bool = True) -> Optional[
     elif claim.bound in ("lt", "le"):
         a = -INF if a < 0 else 0.0
     if use_base:
-        factor = _base_factor(claim)
-        if factor is None:
-            return None
-        a, b = a * factor, b * factor
+        f = _base_factor(claim)
+        a, b = a * f, b * f
+        if a > b:
+            a, b = b, a
     return (a, b)
 
 
-def _base_factor(claim) -> Optional[float]:
-    """Multiplier from the written unit to base units (29% -> 0.01)."""
-    pairs = ((claim.value, claim.base_value), (claim.high, claim.base_high), (claim.low, claim.base_low))
-    for w, b in pairs:
-        if w not in (None, 0) and b is not None:
-            return b / w
-    if claim.base_value is None and claim.base_low is None:
-        return 1.0  # no normalization available: compare as written
-    return 1.0
+def magnitude(iv: Optional[tuple]) -> Optional[tuple]:
+    """The interval of |x| for x in ``iv``."""
+    if iv is None:
+        return None
+    a, b = iv
+    if a <= 0 <= b:
+        return (0.0, max(-a, b))
+    return (min(abs(a), abs(b)), max(abs(a), abs(b)))
 
 
 def fraction_interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
-    """A stated percent / percentage point as a fraction interval (29% -> (0.285, 0.295))."""
+    """A percent / percentage point as a fraction (29% -> (0.285, 0.295)); other figures as written."""
     iv = admitted(claim, approx_rel, use_base=False)
     if iv is None:
         return None
-    if claim.kind in ("percent", "percentage_point"):
+    if claim.kind in _PERCENT_KINDS:
         return (iv[0] / 100.0, iv[1] / 100.0)
     return iv
 
+
+def derived(claim, approx_rel: float = 0.1) -> Optional[tuple]:
+    """The interval a stated *derived* figure admits, as ``fraction_interval``: what rounds to
+    it, or what truncates to it (its magnitude up to one unit of its last written digit
+    above).  An approximate or bounded figure keeps its own interval."""
+    iv = fraction_interval(claim, approx_rel)
+    if iv is not None and claim.bound and not claim.approx and claim.value is not None:
+        # a bound on a computed figure is the figure itself: 'over double' is more than 2.00
+        v = claim.value / 100.0 if claim.kind in _PERCENT_KINDS else claim.value
+        return (v, INF) if claim.bound in ("gt", "ge") else ((-INF if v < 0 else 0.0), v)
+    if iv is None or claim.approx or claim.bound or is_counted(claim):
+        return iv
+    step = 10 ** -(claim.decimals or 0) * _scale(claim) * 0.5
+    if claim.kind in _PERCENT_KINDS:
+        step /= 100.0
+    lo, hi = iv
+    if hi > 0 and lo >= 0:
+        return (lo, hi + step)
+    if lo < 0 and hi <= 0:
+        return (lo - step, hi)
+    return iv
+
+
+def overlaps(a: tuple, b: tuple, eps: float = 1e-9) -> bool:
+    return a[0] <= b[1] + eps and b[0] <= a[1] + eps
+
+
+# ---------------------------------------------------------------- interval arithmetic
 
 def _div(a: tuple, b: tuple) -> Optional[tuple]:
     """Interval a / b for positive intervals; None when b may be zero or signs are mixed."""
     if b[0] <= 0 or a[0] < 0:
         return None
-    return (a[0] / b[1], a[1] / b[0] if b[0] > 0 else INF)
+    return (a[0] / b[1], a[1] / b[0])
 
 
 def _recip(x: float) -> float:
@@ -104,16 +180,7 @@ def _recip(x: float) -> float:
     return INF if x == 0 else 1 / x
 
 
-def _abs_iv(iv: tuple) -> tuple:
-    a, b = iv
-    if a <= 0 <= b:
-        return (0.0, max(-a, b))
-    return (min(abs(a), abs(b)), max(abs(a), abs(b)))
-
-
-def overlaps(a: tuple, b: tuple, eps: float = 1e-9) -> bool:
-    return a[0] <= b[1] + eps and b[0] <= a[1] + eps
-
+# ---------------------------------------------------------------- readings and verdicts
 
 @dataclass
 class Reading:
@@ -134,14 +201,36 @@ class Verdict:
     readings: list = field(default_factory=list)   # list[Reading]
     flipped: bool = False    # the stated direction (winner, sign) is contradicted
     stated: Optional[tuple] = None                  # admitted interval of the stated figure
+    derivation: Optional[object] = None             # the reading of a statement read several ways
+
+    def _stated_point(self) -> float:
+        a, b = self.stated
+        if math.isinf(b):
+            return a            # 'over double': the bound is what the readings are held against
+        if math.isinf(a):
+            return b
+        return (a + b) / 2
 
     @property
     def best(self) -> Optional[Reading]:
         """The reading closest to the stated figure (for the message)."""
         if not self.readings or not self.stated:
             return None
-        s = (self.stated[0] + self.stated[1]) / 2
+        s = self._stated_point()
         return min(self.readings, key=lambda r: abs(r.point() - s))
+
+    @property
+    def off_by(self) -> float:
+        """Relative distance between the stated figure and the nearest reading."""
+        best = self.best
+        if best is None or not self.stated:
+            return 0.0
+        s_mid = self._stated_point()
+        return abs(best.point() - s_mid) / abs(s_mid) if s_mid else 0.0
+
+
+def _fits(sz: tuple, readings: list) -> bool:
+    return any(overlaps(sz, (r.low, r.high)) for r in readings)
 
 
 def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = False) -> list:
@@ -153,13 +242,13 @@ def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = 
     if r is None:
         return []
     out = []
-    if stated_kind in ("percent", "percentage_point"):
-        rel_b = _abs_iv((r[0] - 1, r[1] - 1))                       # |a/b - 1|
+    if stated_kind in _PERCENT_KINDS:
+        rel_b = magnitude((r[0] - 1, r[1] - 1))                       # |a/b - 1|
         inv = (1 / r[1], 1 / r[0]) if r[0] > 0 else (0.0, INF)
-        rel_a = _abs_iv((inv[0] - 1, inv[1] - 1))                   # |b/a - 1|
+        rel_a = magnitude((inv[0] - 1, inv[1] - 1))                   # |b/a - 1|
         out += [Reading("rel_to_second", *rel_b), Reading("rel_to_first", *rel_a)]
         if percent_operands:
-            out.append(Reading("pp", *_abs_iv((a[0] - b[1], a[1] - b[0]))))
+            out.append(Reading("pp", *magnitude((a[0] - b[1], a[1] - b[0]))))
     else:
         big = (max(r[0], _recip(r[1])) if r[0] >= 1 or r[1] <= 1 else 1.0,
                max(r[1], _recip(r[0])))
@@ -169,29 +258,29 @@ def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = 
 
 def _pp_reading(a, b, approx_rel: float) -> list:
     """Between two percentages, '10% lower' may mean ten points: the charitable reading."""
-    if a.kind not in ("percent", "percentage_point") or b.kind != a.kind:
+    if a.kind not in _PERCENT_KINDS or b.kind != a.kind:
         return []
     fa, fb = fraction_interval(a, approx_rel), fraction_interval(b, approx_rel)
     if fa is None or fb is None:
         return []
-    return [Reading("pp", *_abs_iv((fa[0] - fb[1], fa[1] - fb[0])))]
+    return [Reading("pp", *magnitude((fa[0] - fb[1], fa[1] - fb[0])))]
 
 
 def check_gap(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     """'A vs B (gap z)': accepted when z fits any reading. None when it cannot be computed."""
     ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
-    sz = fraction_interval(z, approx_rel)
+    sz = derived(z, approx_rel)
     if ia is None or ib is None or sz is None or ia[0] < 0 or ib[0] < 0:
         return None
     if sz[1] < 0:
-        sz = _abs_iv(sz)        # 'A vs B（-29%）': an undirected gap, the sign only says which is lower
-    pct_ops = a.kind in ("percent", "percentage_point") and b.kind == a.kind
+        sz = magnitude(sz)      # 'A vs B（-29%）': an undirected gap, the sign only says which is lower
+    pct_ops = a.kind in _PERCENT_KINDS and b.kind == a.kind
     if pct_ops:
         ia, ib = fraction_interval(a, approx_rel), fraction_interval(b, approx_rel)
     readings = gap_readings(ia, ib, z.kind, pct_ops)
     if not readings:
         return None
-    return Verdict(ok=any(overlaps(sz, (r.low, r.high)) for r in readings), readings=readings, stated=sz)
+    return Verdict(ok=_fits(sz, readings), readings=readings, stated=sz)
 
 
 def check_change(a, b, z, direction: int, approx_rel: float = 0.1) -> Optional[Verdict]:
@@ -200,7 +289,7 @@ def check_change(a, b, z, direction: int, approx_rel: float = 0.1) -> Optional[V
     A percent change is relative to the starting figure A; a ratio ('3.7× smaller') is the
     larger over the smaller.  A stated direction opposite to the actual one is a flip."""
     ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
-    sz = fraction_interval(z, approx_rel)
+    sz = derived(z, approx_rel)
     if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] < 0:
         return None
     r = _div(ib, ia)
@@ -208,41 +297,38 @@ def check_change(a, b, z, direction: int, approx_rel: float = 0.1) -> Optional[V
         return None
     change = (r[0] - 1, r[1] - 1)
     flipped = bool(direction) and ((direction < 0 and change[0] > 0) or (direction > 0 and change[1] < 0))
-    if z.kind in ("percent", "percentage_point"):
-        sz = _abs_iv(sz)        # the size; the sign ('-38%', '下降') is the direction, judged above
-        readings = [Reading("change", *_abs_iv(change))]
-        readings += _pp_reading(a, b, approx_rel)
+    if z.kind in _PERCENT_KINDS:
+        sz = magnitude(sz)      # the size; the sign ('-38%', '下降') is the direction, judged above
+        readings = [Reading("change", *magnitude(change))] + _pp_reading(a, b, approx_rel)
     else:
         readings = gap_readings(ia, ib, z.kind)
-    ok = any(overlaps(sz, (x.low, x.high)) for x in readings)
-    return Verdict(ok=ok and not flipped, readings=readings, flipped=flipped, stated=sz)
+    return Verdict(ok=_fits(sz, readings) and not flipped, readings=readings, flipped=flipped, stated=sz)
 
 
-def check_than(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool = False) -> Optional[Verdict]:
+def check_lead(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool = False) -> Optional[Verdict]:
     """'X … z% better than Y' / 'X，比 Y 领先 z 倍': X relative to Y.
 
     ``direction`` +1 says X is ahead, -1 behind; ``inverse`` for lower-is-better units
     (latency: 'faster' means smaller).  A percent is X/Y-1; a ratio is X/Y or X/Y-1
     ('领先 2 倍' is read both ways).  Ahead/behind contradicted by the figures is a flip."""
     ix, iy = admitted(x, approx_rel), admitted(y, approx_rel)
-    sz = fraction_interval(z, approx_rel)
+    sz = derived(z, approx_rel)
     if ix is None or iy is None or sz is None or ix[0] <= 0 or iy[0] <= 0:
         return None
     r = _div(iy, ix) if inverse else _div(ix, iy)
     if r is None:
         return None
     flipped = bool(direction) and ((direction > 0 and r[1] < 1) or (direction < 0 and r[0] > 1))
-    if z.kind in ("percent", "percentage_point"):
+    if z.kind in _PERCENT_KINDS:
         # 'z% slower than Y' is read as X = (1-z)·Y or as Y = (1+z)·X
         inv = (_recip(r[1]), _recip(r[0]))
-        readings = [Reading("rel_to_second", *_abs_iv((r[0] - 1, r[1] - 1))),
-                    Reading("rel_to_first", *_abs_iv((inv[0] - 1, inv[1] - 1)))]
+        readings = [Reading("rel_to_second", *magnitude((r[0] - 1, r[1] - 1))),
+                    Reading("rel_to_first", *magnitude((inv[0] - 1, inv[1] - 1)))]
         readings += _pp_reading(x, y, approx_rel)
     else:
         rr = r if direction >= 0 else (_recip(r[1]), _recip(r[0]))
         readings = [Reading("ratio", *rr), Reading("ratio_minus_one", rr[0] - 1, rr[1] - 1)]
-    ok = any(overlaps(sz, (x_.low, x_.high)) for x_ in readings)
-    return Verdict(ok=ok and not flipped, readings=readings, flipped=flipped, stated=sz)
+    return Verdict(ok=_fits(sz, readings) and not flipped, readings=readings, flipped=flipped, stated=sz)
 
 
 def check_sum(parts: list, whole, approx_rel: float = 0.1) -> Optional[Verdict]:
@@ -255,524 +341,150 @@ def check_sum(parts: list, whole, approx_rel: float = 0.1) -> Optional[Verdict]:
     return Verdict(ok=overlaps(total, iw), readings=[Reading("sum", *total)], stated=iw)
 
 
-# ---------------------------------------------------------------------------------------
-# Finding derivations in text
-# ---------------------------------------------------------------------------------------
-
-# Claim kinds that can be the stated derived figure of a comparison.
-STATED_KINDS = ("percent", "ratio")
-# Claim kinds that can be an operand (an absolute measurement or a speedup factor).
-OPERAND_KINDS = ("throughput", "latency", "duration", "memory", "bandwidth", "count", "currency",
-                 "compute", "number", "ratio", "percent")
-_TIME_UNITS = ("second",)
-
-
-@dataclass
-class Derivation:
-    """A derived figure found in the text together with the figures it comes from."""
-    form: str                 # 'gap' | 'change' | 'than' | 'sum'
-    stated: int               # index of the stated claim (z, or the whole for 'sum')
-    operands: list            # indices of the operand claims (A, B) or the parts
-    direction: int = 0        # +1 / -1 / 0 stated direction
-    verdict: Optional[Verdict] = None
-    synthetic: list = field(default_factory=list)   # operands read from the text, not claims
-    inverse: bool = False     # lower is better: 'faster' compares the inverse (latency)
-
-
-def _words_re(words) -> "re.Pattern":
-    return _words_rx(tuple(words))
-
-
-@lru_cache(maxsize=256)
-def _words_rx(words: tuple) -> "re.Pattern":
-    # one vocabulary per rule: compiled once per run, not once per document
-    parts = sorted({w for w in words if w}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(w) for w in parts), re.IGNORECASE)
-
-
-@lru_cache(maxsize=256)
-def _rx(pattern: str, flags: int = 0) -> "re.Pattern":
-    """A pattern built from vocabulary patterns, compiled once (derivations are searched
-    for every figure of every document)."""
-    return re.compile(pattern, flags)
-
-
-_LATIN = re.compile(r"[A-Za-z]")
-_LATIN_OR_DOT = re.compile(r"[A-Za-z.]")
-_BLANK_LINE = re.compile(r"\n\s*\n")
-_OPEN_PAREN = re.compile(r"\s*[（(]\s*")
-_CLAUSE_END = re.compile(r"[。；;\n]")
-_CLOSE_PAREN = re.compile(r"[)）]")
-_ARROW_MID = re.compile(r"[→]|->")
-_THAN = re.compile(r"\bthan\b|于")
-_LEAD_STOP = re.compile(r"[|，,：:]")
-_BARE_LEAD_STOP = re.compile(r"[|，,：:。；;]")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_TABLE_RULE = re.compile(r"\s*\|?(\s*:?-{2,}:?\s*\|)+\s*(:?-{2,}:?)?\s*\|?\s*")
-
-
-@dataclass
-class Vocabulary:
-    """The words that tie figures into a derivation (rule params; defaults in the rule files)."""
-    gap: list = field(default_factory=lambda: ["gap", "difference", "差距", "相差", "差值", "差"])
-    decrease: list = field(default_factory=lambda: [
-        "reduction", "reduce", "reduces", "reduced", "decrease", "decreased", "drop", "drops",
-        "cut", "cuts", "less", "lower", "fewer", "smaller", "saving", "savings", "shrink",
-        "降低", "减少", "下降", "节省", "缩小", "缩减", "降到", "降至", "减到", "减至"])
-    increase: list = field(default_factory=lambda: [
-        "increase", "increased", "increases", "more", "higher", "larger", "gain", "growth",
-        "improvement", "rise", "提升", "增加", "提高", "增长", "上升", "增至", "增到"])
-    ahead: list = field(default_factory=lambda: [
-        "better than", "faster than", "higher than", "more than", "larger than", "ahead of",
-        "领先", "快于", "高于", "优于", "高出", "快", "高", "多"])
-    behind: list = field(default_factory=lambda: [
-        "worse than", "slower than", "lower than", "less than", "smaller than", "behind",
-        "落后", "慢于", "低于", "慢", "低", "少"])
-    compare: list = field(default_factory=lambda: [
-        "vs", "vs.", "versus", "than", "compared to", "compared with", "over", "对比", "相比",
-        "相较", "比", "较"])
-    from_to: list = field(default_factory=lambda: ["to", "→", "->", "=>", "到", "降到", "降至",
-                                                   "减到", "减至", "增至", "增到", "变为", "变成"])
-
-    @classmethod
-    def from_params(cls, params: dict) -> "Vocabulary":
-        v = cls()
-        for k in ("gap", "decrease", "increase", "ahead", "behind", "compare", "from_to"):
-            if params.get(f"{k}_words"):
-                setattr(v, k, list(params[f"{k}_words"]))
-        return v
-
-
-# words that rank performance rather than size: for a latency, 'faster' means smaller
-_PERF_WORD = re.compile(r"faster|slower|better|worse|ahead|behind|快|慢|领先|落后|优于", re.IGNORECASE)
-_BREAK = re.compile(r"[。；;！？!?\n]|\.\s|\s-\s|\|")
-
-
-_SENT_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
-_ANAPHORA = re.compile(r"^\s*(?:that|this|which|these|i\.e\.|这|即|也就是)", re.IGNORECASE)
-
-
-def _same_sentence_or_anaphora(text: str, x_end: int, z_start: int) -> bool:
-    """X belongs to z's statement: same sentence, or z's sentence opens by pointing back at
-    the previous one ('That is roughly 50% better than …').  'On batch 1 it is 10% faster
-    than …' after another sentence's figure is a new statement."""
-    gap = text[x_end:z_start]
-    ends = list(_SENT_END.finditer(gap))
-    if not ends:
-        return True
-    if len(ends) > 1:
-        return False
-    return _ANAPHORA.match(gap[ends[-1].end():].lstrip("\n")) is not None
-
-
-def _same_dim(a, b) -> bool:
-    if a.kind in ("percent", "percentage_point") or b.kind in ("percent", "percentage_point"):
-        return a.kind == b.kind
-    if a.kind == "ratio" or b.kind == "ratio":
-        return a.kind == b.kind
-    return (a.base_unit or a.unit) == (b.base_unit or b.unit)
-
-
-def _word_near(pattern: "re.Pattern", text: str) -> Optional["re.Match"]:
-    """Whole-word match for Latin words, plain substring for CJK."""
-    for m in pattern.finditer(text):
-        s, e = m.start(), m.end()
-        w = m.group()
-        if _LATIN.match(w[:1]) and s > 0 and text[s - 1].isalnum():
-            continue
-        if _LATIN_OR_DOT.match(w[-1:]) and e < len(text) and text[e].isalnum():
-            continue
-        return m
-    return None
-
-
-def find_derivations(text: str, claims: list, vocab: Optional[Vocabulary] = None,
-                     window: int = 160) -> list:
-    """Every gap / change / than / sum derivation among ``claims`` (sorted by offset) in ``text``.
-
-    Operands must sit in the same paragraph (no blank line between), within ``window``
-    characters, with no sentence break between them where the form requires one clause."""
-    vocab = vocab or Vocabulary()
-    gap_re, dec_re, inc_re = _words_re(vocab.gap), _words_re(vocab.decrease), _words_re(vocab.increase)
-    ahead_re, behind_re = _words_re(vocab.ahead), _words_re(vocab.behind)
-    cmp_re, to_re = _words_re(vocab.compare), _words_re(vocab.from_to)
-    order = sorted(range(len(claims)), key=lambda i: claims[i].start)
-    out = []
-    used_as_stated = set()     # stated figures of derivations found so far: never operands
-    used_ops = set()            # operands already tied to a stated figure: never reused
-
-    def between(i, j):
-        return text[claims[i].end:claims[j].start]
-
-    def same_par(i, j):
-        return "\n\n" not in between(i, j) and not _BLANK_LINE.search(between(i, j))
-
-    def prev_same(pos_idx, like, limit_chars, allow_break=False):
-        """Nearest earlier claim (in ``order``) with the same dimension as ``like``."""
-        k = pos_idx - 1
-        while k >= 0:
-            c = claims[order[k]]
-            if claims[order[pos_idx]].start - c.end > limit_chars:
-                return None
-            if not same_par(order[k], order[pos_idx]):
-                return None
-            # a figure already read as some derivation's result is not a measurement
-            if (c.kind in OPERAND_KINDS and _same_dim(c, like) and c.list_id is None
-                    and order[k] not in used_as_stated):
-                return k
-            k -= 1
+def check_ratio_column(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A table's speedup cell beside two measurements: the larger over the smaller."""
+    ia, ib, sz = admitted(a, approx_rel), admitted(b, approx_rel), derived(z, approx_rel)
+    if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] <= 0:
         return None
-
-    for p, zi in enumerate(order):
-        z = claims[zi]
-        if z.kind not in STATED_KINDS or z.bound:
-            continue
-        before = text[max(0, z.start - 14):z.start]
-        if p > 0:
-            before = text[max(claims[order[p - 1]].end, z.start - 14):z.start]
-        after = text[z.end:z.end + 40]
-        line_end = text.find("\n", z.end)
-        after = after if line_end < 0 else text[z.end:min(line_end, z.end + 40)]
-
-        # ---- change stated first: 'z（A → B）', 'a z× speedup, from A to B' ----------------
-        pre_d = _stated_first(text, claims, order, p, to_re)
-        if pre_d is not None:
-            a, b, ai_, bi = pre_d
-            direction = -1 if (z.negative or (z.value is not None and z.value < 0)) else (
-                1 if text[max(0, z.start - 1):z.start + 1].startswith("+") or z.surface.startswith("+") else 0)
-            if direction == 0 and z.kind != "ratio":
-                ctx_words = text[max(0, z.start - 12):z.end + 12]
-                dec, inc = _word_near(dec_re, ctx_words), _word_near(inc_re, ctx_words)
-                direction = -1 if dec and not inc else (1 if inc and not dec else 0)
-            if z.kind == "ratio":
-                direction = 0       # 'a 5.3× TTFA gain (0.70s → 0.13s)': either way round
-            v = check_change(a, b, z, direction, 0.0)
-            syn = [a] if ai_ < 0 else []
-            if bi < 0:
-                syn = [a, b]
-            out.append(Derivation("change", zi, [ai_, bi], direction, v, synthetic=syn))
-            used_as_stated.add(zi)
-            used_ops.update((ai_, bi))
-            continue
-
-        # ---- gap: 'A … B (gap z)' / 'A - B（差距约 z）' ------------------------------------
-        bare_paren = (p >= 2 and _OPEN_PAREN.fullmatch(text[claims[order[p - 1]].end:z.start]) is not None
-                      and _word_near(cmp_re, between(order[p - 2], order[p - 1])) is not None)
-        gap_after = _rx(r"\s{0,2}(?:的)?\s{0,2}(" + gap_re.pattern + r")", re.IGNORECASE).match(after)
-        if (_word_near(gap_re, before) or bare_paren or gap_after) and p >= 2:
-            bi = order[p - 1]
-            b = claims[bi]
-            if b.kind in OPERAND_KINDS and not _BREAK.search(between(bi, zi).replace(" - ", " ")):
-                k = prev_same(p - 1, b, window)
-                if k is not None:
-                    ai = order[k]
-                    gap_text = between(ai, bi)
-                    if len(gap_text) <= 60 and not _CLAUSE_END.search(gap_text):
-                        v = check_gap(claims[ai], b, z, 0.0)
-                        out.append(Derivation("gap", zi, [ai, bi], 0, v))
-                        used_as_stated.add(zi)
-                        continue
-
-        # ---- change: 'from A to B, a z% reduction' / '从 A 降到 B，减少 z%' ---------------
-        if p >= 2:
-            bi, ai_ = order[p - 1], order[p - 2]
-            a, b = claims[ai_], claims[bi]
-            mid = between(ai_, bi)
-            tail = between(bi, zi)
-            if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
-                    and ai_ not in used_ops and bi not in used_ops and not _CLOSE_PAREN.search(tail)
-                    and _word_near(to_re, mid) and not _BREAK.search(mid) and not _CLAUSE_END.search(tail)):
-                words = mid + " " + tail + " " + after[:15]
-                dec = _word_near(dec_re, words) or _word_near(dec_re, text[max(0, a.start - 20):a.start])
-                inc = _word_near(inc_re, words)
-                direction = -1 if dec and not inc else (1 if inc and not dec else 0)
-                if z.negative or (z.value is not None and z.value < 0):
-                    direction = -1
-                elif text[max(0, z.start - 1):z.start] == "+" or z.surface.startswith("+"):
-                    direction = 1
-                if direction or _ARROW_MID.search(mid):
-                    v = check_change(a, b, z, direction, 0.0)
-                    out.append(Derivation("change", zi, [ai_, bi], direction, v))
-                    used_as_stated.add(zi)
-                    continue
-
-        # ---- than (English): 'X … z% better than … Y' -----------------------------------
-        m_ahead = _rx(r"\s*(" + ahead_re.pattern + ")", re.IGNORECASE).match(after)
-        m_behind = _rx(r"\s*(" + behind_re.pattern + ")", re.IGNORECASE).match(after)
-        m = m_ahead or m_behind
-        if m and _THAN.search(m.group()):
-            # Y: first operand after z in the same clause
-            q = p + 1
-            if q < len(order):
-                yi = order[q]
-                y = claims[yi]
-                seg = text[z.end:y.start]
-                if len(seg) <= 50 and not _BREAK.search(seg) and y.kind in OPERAND_KINDS:
-                    k = prev_same(p, y, window)
-                    if k is not None and not _same_sentence_or_anaphora(text, claims[order[k]].end, z.start):
-                        k = None
-                    if k is not None:
-                        xi = order[k]
-                        x = claims[xi]
-                        inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency") and \
-                            _PERF_WORD.search(m.group()) is not None
-                        direction = 1 if m_ahead else -1
-                        v = check_than(x, y, z, direction, 0.0, bool(inverse))
-                        out.append(Derivation("than", zi, [xi, yi], direction, v, inverse=bool(inverse)))
-                        used_as_stated.add(zi)
-                        continue
-
-        # ---- lead (Chinese / terse): '对比 B 的 Y，X 领先约 z 倍' ----------------------------
-        lead = _rx(r"(" + "|".join(x.pattern for x in (ahead_re, behind_re, inc_re, dec_re))
-                   + r")\s*(约|大约|近|about|roughly|~|～)?\s*$", re.IGNORECASE).search(before)
-        if lead and p >= 2:
-            yi = order[p - 1]
-            y = claims[yi]
-            pre_y = text[max(0, y.start - 16):y.start]
-            if (y.kind in OPERAND_KINDS and _word_near(cmp_re, pre_y)
-                    and len(between(yi, zi)) <= 40 and "\n" not in between(yi, zi)):
-                k = prev_same(p - 1, y, window)
-                if k is not None:
-                    xi = order[k]
-                    x = claims[xi]
-                    word = lead.group(1)
-                    behind = bool(_rx(behind_re.pattern + "|" + dec_re.pattern, re.IGNORECASE).fullmatch(word))
-                    inverse = (x.base_unit in _TIME_UNITS or x.kind == "latency") and _PERF_WORD.search(word) is not None
-                    direction = -1 if behind else 1
-                    v = check_than(x, y, z, direction, 0.0, inverse)
-                    out.append(Derivation("than", zi, [xi, yi], direction, v, inverse=inverse))
-                    used_as_stated.add(zi)
-                    continue
-
-    out += find_sums(text, claims, order)
-    return out
+    readings = gap_readings(ia, ib, "ratio")[:1]
+    return Verdict(ok=_fits(sz, readings), readings=readings, stated=sz)
 
 
-_ARROW = re.compile(r"→|->|=>|⟶")
-_FROM = re.compile(r"(?:\bfrom|从|由)\s*$", re.IGNORECASE)
-_BARE_NUM = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:→|->|=>|⟶)\s*$")
+def check_row_total(parts: list, total, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A table row's total beside its parts ('10.5GB | 73GB | 0.04GB | 1GB | ~84.5GB').
 
-
-def _operand_from_text(text: str, like, end: int):
-    """'6.78 → 8.95 req/s': the bare first number shares the unit of the second figure."""
-    m = _BARE_NUM.search(text[max(0, end - 24):end])
-    if not m or like.value is None:
+    A total printed beside its parts is computed from them, and the reader checks it the
+    way a fact-checker does: adds the cells as printed (84.54) and allows the total its
+    rounding or truncation — twice as loose when it is marked approximate ('~84.5GB' admits
+    84.4..84.6), not ``approx_rel`` of its size: '~' on a total with three digits says it
+    was rounded, not guessed."""
+    if total.value is None or total.bound or any(p.base_value is None for p in parts):
         return None
-    import copy
-    c = copy.copy(like)
-    v = float(m.group(1).replace(",", ""))
-    start = max(0, end - 24) + m.start(1)
-    factor = (like.base_value / like.value) if like.value and like.base_value is not None else 1.0
-    c.value, c.low, c.high = v, None, None
-    c.base_value, c.base_low, c.base_high = v * factor, None, None
-    c.surface, c.start, c.end = m.group(1), start, start + len(m.group(1))
-    c.decimals, c.approx, c.bound = len(m.group(2) or ""), False, None
-    return c
+    factor = _base_factor(total)
+    face = sum(p.base_value for p in parts) / factor         # in the total's written unit
+    half = 0.5 * 10 ** -(total.decimals or 0) * _scale(total)
+    lo, hi = total.value - half, total.value + 2 * half       # rounded or truncated
+    if total.approx:
+        lo, hi = lo - half, hi + half
+    face_iv = (face, face)
+    return Verdict(ok=overlaps(face_iv, (lo, hi), eps=1e-9 * max(1.0, abs(face))),
+                   readings=[Reading("sum", face * factor, face * factor)], stated=(lo * factor, hi * factor))
 
 
-_BARE_PAIR = re.compile(r"(?P<lead>[^\n\d]{0,30}?)[（(]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:→|->|=>|⟶)\s*"
-                        r"(?P<b>\d[\d,]*(?:\.\d+)?)\s*[)）]")
-
-
-def _bare_claim(num: str, start: int):
-    from claims.model import Claim
-    v = float(num.replace(",", ""))
-    dec = len(num.split(".")[1]) if "." in num else 0
-    return Claim(path=None, line=0, col=0, start=start, end=start + len(num), surface=num, kind="number",
-                 value=v, base_value=v, unit="dimensionless", base_unit="dimensionless", decimals=dec)
-
-
-def _stated_first(text, claims, order, p, to_re):
-    """(A, B, index A, index B) when the stated figure at order[p] is followed by its operands:
-    'z（A → B）', 'z speedup …, from A to B'.  A may be a bare number before the arrow."""
-    z = claims[order[p]]
-    bi_pos = None
-    # B is the figure right after an arrow or a 'to' that follows z in the same clause
-    for q in (p + 1, p + 2):
-        if q >= len(order):
-            break
-        b = claims[order[q]]
-        if b.kind not in OPERAND_KINDS or b.kind in ("percent",) and z.kind == "percent":
-            continue
-        lead = text[z.end:b.start]
-        # the arrow pair must belong to z's own clause: 'z（A → B）', 'z speedup at bs 1 (A → B'
-        if len(lead) > 48 or _BREAK.search(lead.replace(" - ", " ")) or _LEAD_STOP.search(lead):
-            break
-        if _ARROW.search(text[max(z.end, b.start - 6):b.start]):
-            bi_pos = q
-            break
-    if bi_pos is None:
-        # 'z (0.364 → 0.326)': two bare numbers, neither a claim of its own
-        m = _BARE_PAIR.match(text, z.end)
-        if m and not _BARE_LEAD_STOP.search(m.group("lead")):
-            nxt = next((claims[order[q]].start for q in range(p + 1, len(order))), len(text))
-            if nxt >= m.end():
-                a = _bare_claim(m.group("a"), m.start("a"))
-                b = _bare_claim(m.group("b"), m.start("b"))
-                return a, b, -1, -2
-        # 'from A to B' after z
-        if p + 2 < len(order):
-            ai_, bi = order[p + 1], order[p + 2]
-            a, b = claims[ai_], claims[bi]
-            lead = text[z.end:a.start]
-            mid = text[a.end:b.start]
-            if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
-                    and not _BREAK.search(lead) and _FROM.search(lead) and _word_near(to_re, mid)):
-                return a, b, ai_, bi
+def check_quotient(a, b, c, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'A 除以 B … C', 'A divided by B is C': C must be A / B (in base units)."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    sc = derived(c, approx_rel)
+    if ia is None or ib is None or sc is None:
         return None
-    bi = order[bi_pos]
-    b = claims[bi]
-    if bi_pos == p + 2:
-        ai_ = order[p + 1]
-        a = claims[ai_]
-        if _same_dim(a, b) and _ARROW.search(text[a.end:b.start]) and len(text[a.end:b.start]) <= 6:
-            return a, b, ai_, bi
+    q = _div(ia, ib)
+    if q is None:
         return None
-    a = _operand_from_text(text, b, b.start)
-    if a is None:
+    f = _base_factor(c)
+    sc = (sc[0] * f, sc[1] * f) if c.kind not in _PERCENT_KINDS else sc
+    return Verdict(ok=overlaps(sc, q), readings=[Reading("quotient", *q)], stated=sc)
+
+
+def check_share(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'from A → B, i.e. z of the baseline': B is z of A (interval arithmetic over ranges:
+    100 → 60–70 is 60–70% of it, not 50–55%)."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    sz = derived(z, approx_rel)
+    if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] < 0:
         return None
-    if a.start < z.end:
+    r = _div(ib, ia)
+    if r is None:
         return None
-    return a, b, -1, bi
+    return Verdict(ok=overlaps(sz, r), readings=[Reading("share", *r)], stated=sz)
 
 
-_PLUS = re.compile(r"^[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}$")
-_WHOLE_BEFORE = re.compile(r"^\s*[（(:：=＝]\s*$|^\s*[，,]?\s*(其中|including|of which|incl\.)\s*[:：]?\s*$", re.I)
-_WHOLE_AFTER = re.compile(r"^[^\d\n。；;|]{0,24}?[=＝]\s*$|^\s*[)）]?\s*(共计?|合计|总计|in total|total)\s*[:：]?\s*$", re.I)
+def check_converted(a, b, factor: float = 1.0, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """'60 RPM, i.e. 1 req/s': B restates A in another unit (scaled by ``factor`` when a verb
+    before A says so: 'halving 60 RPM, i.e. 0.5 req/s'); either reading passes."""
+    ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
+    if ia is None or ib is None:
+        return None
+    readings = [Reading("same", *ia)]
+    if factor != 1.0:
+        readings.append(Reading("scaled", ia[0] * factor, ia[1] * factor))
+    return Verdict(ok=_fits(ib, readings), readings=readings, stated=ib)
 
 
-def find_sums(text: str, claims: list, order: Optional[list] = None) -> list:
-    """'W（a X + b Y）', 'a + b = W': parts joined by '+' next to a whole of the same dimension."""
-    if order is None:
-        order = sorted(range(len(claims)), key=lambda i: claims[i].start)
-    out = []
-    p = 0
-    while p < len(order):
-        # a run of claims joined by '+'
-        run = [order[p]]
-        q = p + 1
-        while q < len(order) and _PLUS.match(text[claims[order[q - 1]].end:claims[order[q]].start]) \
-                and _same_dim(claims[order[q]], claims[run[0]]):
-            run.append(order[q])
-            q += 1
-        if len(run) >= 2:
-            whole = None
-            if p > 0:
-                wi = order[p - 1]
-                gap = text[claims[wi].end:claims[run[0]].start]
-                # the text between the whole and the first part is a bracket or 'including'
-                # possibly followed by the first part's label ('（1 条 NET-new …' has none)
-                if _WHOLE_BEFORE.match(gap) and _same_dim(claims[wi], claims[run[0]]):
-                    whole = wi
-            if whole is None and q < len(order):
-                wi = order[q]
-                gap = text[claims[run[-1]].end:claims[wi].start]
-                if _WHOLE_AFTER.match(gap) and _same_dim(claims[wi], claims[run[0]]):
-                    whole = wi
-            if whole is not None:
-                parts = [claims[i] for i in run]
-                v = check_sum(parts, claims[whole], 0.0)
-                out.append(Derivation("sum", whole, run, 0, v))
-        p = q if len(run) >= 2 else p + 1
-    return out
+def check_range_summary(values: list, z, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A range that summarizes a table column ('the gain is 10% to 15%' over rows of +3% and
+    +11%): it holds when every value lies in it, or when its ends are the column's smallest
+    and largest values."""
+    sz = derived(z, approx_rel)
+    ivs = [fraction_interval(c, approx_rel) for c in values]
+    if sz is None or any(i is None for i in ivs) or z.low is None or z.high is None:
+        return None
+    inside = all(overlaps(sz, i) for i in ivs)
+    # each end of the range on its own: what rounds to it (or, for the upper end, truncates)
+    half = 0.5 * 10 ** -(z.decimals or 0) * _scale(z) / (100.0 if z.kind in _PERCENT_KINDS else 1.0)
+    lo, hi = sorted((z.low, z.high))
+    if z.kind in _PERCENT_KINDS:
+        lo, hi = lo / 100.0, hi / 100.0
+    widen = max(abs(lo), abs(hi)) * approx_rel if z.approx else 0.0
+    lo_end = (lo - half - widen, lo + half + widen)
+    hi_end = (hi - half - widen, hi + 2 * half + widen)
+    lo_v = min(ivs, key=lambda i: i[0])
+    hi_v = max(ivs, key=lambda i: i[1])
+    ends = overlaps(lo_end, lo_v) and overlaps(hi_end, hi_v)
+    span = (lo_v[0], hi_v[1])
+    return Verdict(ok=inside or ends, readings=[Reading("span", *span)], stated=sz)
 
 
-def operand_claims(d: Derivation, claims: list) -> list:
-    """The operand claims of a derivation (index -1: the operand read from the text)."""
-    return [d.synthetic[-i - 1] if i < 0 else claims[i] for i in d.operands]
+def _any_reading(d, approx_rel: float) -> Optional[Verdict]:
+    """A statement read several ways (``Derivation.alternatives``): it holds when one reading
+    recomputes; it is a flip when every reading is; the message shows the nearest reading."""
+    verdicts = []
+    for r in (d, *d.alternatives):
+        x, y = r.operands
+        v = check_lead(x, y, r.stated, r.direction, approx_rel, r.inverse)
+        if v is not None:
+            v.derivation = r
+            verdicts.append(v)
+    if not verdicts:
+        return None
+    ok = [v for v in verdicts if v.ok]
+    if ok:
+        return ok[0]
+    if all(v.flipped for v in verdicts):
+        return min(verdicts, key=lambda v: v.off_by)
+    return min((v for v in verdicts if not v.flipped), key=lambda v: v.off_by)
 
 
-def rescore(d: Derivation, claims: list, approx_rel: float) -> Optional[Verdict]:
-    """Recompute a derivation's verdict with the rule's approximation margin."""
-    ops = operand_claims(d, claims)
-    if d.form == "gap":
-        return check_gap(ops[0], ops[1], claims[d.stated], approx_rel)
-    if d.form == "change":
-        return check_change(ops[0], ops[1], claims[d.stated], d.direction, approx_rel)
-    if d.form == "than":
-        x, y = ops
-        return check_than(x, y, claims[d.stated], d.direction, approx_rel, d.inverse)
+def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """The verdict on a ``claims.model.Derivation``; None when nothing derived is stated or
+    the figures cannot be compared (a zero or negative operand, a missing value)."""
+    z, ops = d.stated, d.operands
+    if z is None:
+        return None
     if d.form == "sum":
-        return check_sum([claims[i] for i in d.operands], claims[d.stated], approx_rel)
+        return check_sum(list(ops), z, approx_rel)
+    if d.form == "row_total":
+        return check_row_total(list(ops), z, approx_rel)
+    if d.form == "table_lead":
+        return _any_reading(d, approx_rel)
+    if d.form == "range_summary":
+        vs = [v for v in (check_range_summary(list(r.operands), z, approx_rel) for r in (d, *d.alternatives))
+              if v is not None]
+        return next((v for v in vs if v.ok), vs[0] if vs else None)
+    if d.form == "converted" and len(ops) == 1:
+        return check_converted(ops[0], z, d.factor, approx_rel)
+    if len(ops) != 2:
+        return None
+    a, b = ops
+    if d.form == "gap":
+        return check_gap(a, b, z, approx_rel)
+    if d.form in ("change", "restated"):
+        return check_change(a, b, z, d.direction, approx_rel)
+    if d.form == "quotient":
+        return check_quotient(a, b, z, approx_rel)
+    if d.form == "share":
+        return check_share(a, b, z, approx_rel)
+    if d.form == "lead":
+        return check_lead(a, b, z, d.direction, approx_rel, d.inverse)
+    if d.form == "ratio_column":
+        return check_ratio_column(a, b, z, approx_rel)
     return None
-
-
-# ---------------------------------------------------------------------------------------
-# Derived columns of Markdown tables
-# ---------------------------------------------------------------------------------------
-
-_RATIO_HEAD = re.compile(r"加速比|加速|倍数|speed-?up|ratio|\bx\s*faster", re.IGNORECASE)
-_CELL_NUM = re.compile(r"^\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*$")
-_CELL_RATIO = re.compile(r"^\s*(?:\*\*)?\s*(?P<approx>[~约≈])?\s*(?P<n>\d+(?:\.(?P<d>\d+))?)\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*$")
-
-
-@dataclass
-class TableCheck:
-    """A ratio cell of a table row against the two measurements to its left."""
-    line: int
-    col: int
-    surface: str
-    operands: list          # [(surface, line, col), (surface, line, col)]
-    verdict: Verdict
-
-
-def _cell_claim(num: str, decimals: str, kind: str = "number", approx: bool = False, start: int = 0):
-    from claims.model import Claim
-    v = float(num.replace(",", ""))
-    return Claim(path=None, line=0, col=0, start=start, end=start + len(num), surface=num, kind=kind,
-                 value=v, base_value=v, unit="dimensionless", base_unit="dimensionless",
-                 decimals=len(decimals or ""), approx=approx)
-
-
-def find_table_ratios(text: str, approx_rel: float = 0.1) -> list:
-    """Rows of tables with a speedup column (加速比, speedup, ratio) right after two numeric
-    columns of the same unit: the stated ratio must be the larger over the smaller."""
-    out = []
-    lines = text.split("\n")
-    i = 0
-    in_code = False
-    while i < len(lines):
-        ln = lines[i]
-        if _FENCE.match(ln):
-            in_code = not in_code
-        if in_code or not ln.strip().startswith("|") or i + 1 >= len(lines) \
-                or not _TABLE_RULE.fullmatch(lines[i + 1]):
-            i += 1
-            continue
-        head = [c.strip() for c in ln.strip().strip("|").split("|")]
-        cols = [k for k, h in enumerate(head) if _RATIO_HEAD.search(h) and k >= 2]
-        i += 2
-        while i < len(lines) and lines[i].strip().startswith("|"):
-            row = lines[i]
-            cells, offs = [], []
-            pos = row.index("|") + 1
-            for part in row.strip().strip("|").split("|") if row.strip().endswith("|") else row.strip()[1:].split("|"):
-                cells.append(part)
-                offs.append(pos)
-                pos += len(part) + 1
-            for k in cols:
-                if k >= len(cells):
-                    continue
-                m = _CELL_RATIO.match(cells[k])
-                ma, mb = _CELL_NUM.match(cells[k - 2]), _CELL_NUM.match(cells[k - 1])
-                if not (m and ma and mb) or (ma.group("u") or "") != (mb.group("u") or ""):
-                    continue
-                a = _cell_claim(ma.group("n"), ma.group("d"))
-                b = _cell_claim(mb.group("n"), mb.group("d"))
-                z = _cell_claim(m.group("n"), m.group("d"), "ratio", bool(m.group("approx")))
-                ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
-                sz = admitted(z, approx_rel)
-                if not ia or not ib or ia[0] <= 0 or ib[0] <= 0:
-                    continue
-                readings = gap_readings(ia, ib, "ratio")[:1]     # larger over smaller only
-                v = Verdict(ok=any(overlaps(sz, (r.low, r.high)) for r in readings), readings=readings, stated=sz)
-                cell = cells[k]
-                surf = cell.strip().strip("*").strip()
-                col = offs[k] + cell.index(surf) + 1
-                opnd = []
-                for kk in (k - 2, k - 1):
-                    s_ = cells[kk].strip().strip("*").strip()
-                    opnd.append((s_, i + 1, offs[kk] + cells[kk].index(s_) + 1))
-                out.append(TableCheck(i + 1, col, surf, opnd, v))
-            i += 1
-    return out

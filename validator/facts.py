@@ -9,13 +9,13 @@ and the base fact fields (``path, line, col, end_line, end_col, surface, key``).
 """
 from __future__ import annotations
 
-import math
 import re
 from collections import defaultdict
 from functools import lru_cache
 from typing import Optional
 
-_DIGITS = re.compile(r"\d[\d,，]*(?:\.\d+)?")
+from . import arith
+
 _NORM = re.compile(r"[\W_]+", re.UNICODE)
 
 # Facet values that carry no information about the setup.
@@ -93,26 +93,6 @@ def evidence_of(claim, note: str, path: Optional[str] = None) -> dict:
 
 # ---------------------------------------------------------------- numbers
 
-def _scale(claim) -> float:
-    """Factor from the number as written to ``value`` (1.2 万 -> 10,000; 16,200 -> 1)."""
-    m = _DIGITS.search(claim.surface or "")
-    if not m:
-        return 1.0
-    try:
-        written = float(m.group(0).replace(",", "").replace("，", ""))
-    except ValueError:
-        return 1.0
-    v = claim.value if claim.value is not None else claim.low
-    if not written or v is None:
-        return 1.0
-    ratio = abs(v) / written
-    # only powers of ten are scale words; anything else means the surface's first number
-    # is not the mantissa (e.g. '1/3'), so keep the written precision as is
-    if ratio > 0 and abs(math.log10(ratio) - round(math.log10(ratio))) < 1e-6:
-        return ratio
-    return 1.0
-
-
 def interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
     """Cached on the claim (a run compares one claim with many): see ``_interval``."""
     cache = claim.__dict__.get("_caveat_iv")
@@ -124,39 +104,11 @@ def interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
 
 
 def _interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
-    """(low, high) in base units, widened by the precision as written.
-
-    Half a unit of the last written digit on each side (statcheck/GRIM); an approximate
-    figure (~, 约, about) is widened further to ``approx_rel`` of its size; a bound
-    (>, 超过, up to) is open on one side; signs are ignored (direction words vary)."""
-    def base(v):
-        if v is None:
-            return None
-        if claim.value is not None and claim.base_value is not None and claim.value:
-            return v * (claim.base_value / claim.value)
-        if claim.low is not None and claim.base_low is not None and claim.low:
-            return v * (claim.base_low / claim.low)
-        if claim.high is not None and claim.base_high is not None and claim.high:
-            return v * (claim.base_high / claim.high)
-        return v
-    if claim.value is not None:
-        lo = hi = abs(claim.value)
-    elif claim.low is not None and claim.high is not None:
-        lo, hi = sorted((abs(claim.low), abs(claim.high)))
-    else:
-        return None
-    tol = 0.5 * 10 ** (-(claim.decimals or 0)) * _scale(claim)
-    if claim.approx:
-        tol = max(tol, approx_rel * hi)
-    lo, hi = lo - tol, hi + tol
-    if claim.bound in ("gt", "ge"):
-        hi = math.inf
-    elif claim.bound in ("lt", "le"):
-        lo = -math.inf
-    blo, bhi = base(lo) if lo != -math.inf else lo, base(hi) if hi != math.inf else hi
-    if blo is None or bhi is None:
-        return None
-    return (min(blo, bhi), max(blo, bhi))
+    """(low, high) in base units: the interval the written figure admits
+    (``validator.arith.admitted``: decimals, approximation, bounds, counted items), as a
+    magnitude — two statements of one figure are compared without their signs, which only
+    repeat a direction word ('下降 38%' and '-38%')."""
+    return arith.magnitude(arith.admitted(claim, approx_rel))
 
 
 _KIND_CLASS = {"duration": "latency"}
@@ -287,12 +239,12 @@ class Context:
         return m
 
     def gap_claims(self) -> set:
-        """Indices of claims that are the stated gap of a comparison (derived, not sourced)."""
-        out = set()
-        for comp in self.analysis.comparisons or ():
-            if comp.gap is not None:
-                out.add(comp.gap)
-        return out
+        """Indices of the claims that state a figure derived from others — a gap, change, lead,
+        share, quotient, table ratio (``Analysis.derivations``; not the whole of a sum): derived,
+        not sourced."""
+        index = {id(c): i for i, c in enumerate(self.analysis.claims)}
+        return {index[id(d.stated)] for d in getattr(self.analysis, "derivations", ()) or ()
+                if d.stated is not None and d.form not in ("sum", "row_total") and id(d.stated) in index}
 
     def external(self, key: str) -> list:
         """Claims with ``key`` in other corpus documents: [(path, claim)]."""
@@ -320,13 +272,13 @@ class Context:
         return out
 
 
-# ---------------------------------------------------------------- comparisons
+# ---------------------------------------------------------------- derivations
 
 def phases(analysis) -> dict:
     """id(claim) -> the claim's place in a multi-figure statement, '' for a lone figure.
 
-    The two sides of 'from A to B' are 'from' and 'to' (before and after a change measure
-    different states). Otherwise several figures with one claim key on one line
+    The two sides of a change ('from A to B', 'A → B', ``Analysis.derivations`` of form
+    'change') are 'from' and 'to' (before and after a change measure different states). Otherwise several figures with one claim key on one line
     ('306–327s → <1s', '16,200 and 9,000 tok/s') are tagged by position, 'i/n'.
     Figures are compared only with figures of the same tag. Cached on the analysis."""
     cached = getattr(analysis, "_caveat_phases", None)
@@ -343,11 +295,10 @@ def phases(analysis) -> dict:
         if len(group) > 1:
             for i, c in enumerate(group):
                 out[id(c)] = f"{i}/{len(group)}"
-    for comp in analysis.comparisons or ():
-        if comp.form == "from_to":
-            for idx, tag in ((comp.left, "from"), (comp.right, "to")):
-                if idx is not None and 0 <= idx < len(claims):
-                    out[id(claims[idx])] = tag
+    for d in getattr(analysis, "derivations", ()) or ():
+        if d.form == "change" and len(d.operands) == 2:
+            for c, tag in zip(d.operands, ("from", "to")):
+                out[id(c)] = tag
     try:
         analysis._caveat_phases = out
     except AttributeError:  # pragma: no cover - slotted analysis
@@ -375,10 +326,12 @@ def derivable(claim, figures, approx_rel: float = 0.1) -> bool:
             for ub, b in vals[i + 1:]:
                 if ua != ub or a == b:
                     continue
-                hi, lo = max(abs(a), abs(b)), min(abs(a), abs(b))
-                cands = (hi / lo,) if claim.kind == "ratio" else (hi / lo - 1, 1 - lo / hi)
-                if any(iv[0] <= x <= iv[1] for x in cands):
-                    return True
+                # the gap readings of the tolerance module, at the operands' face value
+                # (a source's own figures); a ratio as the larger over the smaller only
+                ia, ib = (abs(a), abs(a)), (abs(b), abs(b))
+                for r in arith.gap_readings(ia, ib, claim.kind):
+                    if r.label != "ratio_minus_one" and iv[0] <= r.point() <= iv[1]:
+                        return True
     return False
 
 

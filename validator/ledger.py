@@ -640,7 +640,7 @@ class LedgerAnalysis:
     def __init__(self, path: str, claims: list, phases: Optional[list] = None):
         self.path = path
         self.claims = claims
-        self.comparisons: list = []
+        self.derivations: list = []
         self.document = None
         if phases is not None:
             self._caveat_phases = {id(c): p for c, p in zip(claims, phases) if p}

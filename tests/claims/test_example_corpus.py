@@ -116,12 +116,13 @@ def test_pipeline_context_on_the_examples():
     for c in a.claims:
         if c.line == 20:
             assert {"abstract_only", "unverified"} <= set(c.markers)
-    comps = {(a.claims[k.left].surface, a.claims[k.right].surface, a.claims[k.gap].surface if k.gap is not None else None)
-             for k in a.comparisons}
+    comps = {(d.operands[0].surface, d.operands[1].surface, d.stated.surface if d.stated is not None else None)
+             for d in a.derivations if len(d.operands) == 2}
     assert ("2,430 tok/s", "1,800 tok/s", "约 35%") in comps
     assert ("2,400 tok/s", "3,100 tok/s", "约 45%") in comps
     en = analysis(EN)
-    comps = {(en.claims[k.left].surface, en.claims[k.right].surface, en.claims[k.gap].surface) for k in en.comparisons}
+    comps = {(d.operands[0].surface, d.operands[1].surface, d.stated.surface) for d in en.derivations
+             if len(d.operands) == 2 and d.stated is not None}
     assert ("2.4×", "1.6×", "roughly 50%") in comps
 
 

@@ -45,7 +45,7 @@ def check_paths(paths, options=None, progress=None):
             continue
         text = data.decode("utf-8")
         doc = _doc(path, text)
-        analyses[path] = SimpleNamespace(document=doc, claims=[], comparisons=[])
+        analyses[path] = SimpleNamespace(document=doc, claims=[], derivations=[])
         for surface, (code, family, sev, ack) in TRIGGERS.items():
             for m in re.finditer(re.escape(surface), text):
                 line, col = doc.line_col(m.start())

@@ -36,7 +36,7 @@ kind attributes above (a class with static ``facts`` or a ``SimpleNamespace``);
 ``rule`` is a ``validator.packs.Rule`` (``.code``, ``.name``, ``.family``, ``.severity``,
 ``.params`` with overrides applied, ``.message``, ``.fix``, ``.acknowledgeable``).
 ``ctx`` is a ``validator.facts.Context`` with ``.analysis`` (the current
-``claims.api.Analysis``: ``.document``, ``.claims``, ``.comparisons``), ``.corpus``
+``claims.api.Analysis``: ``.document``, ``.claims``, ``.derivations``), ``.corpus``
 (``validator.corpus.Corpus``: ``resolve(ref, from_path) -> path | None``, ``analysis(path)``,
 ``by_key(key)`` → claims from other corpus documents), ``.lang`` ('zh' | 'en') and
 helpers: ``ctx.groups()`` (the document's claims grouped by claim key), ``ctx.markers_of``,

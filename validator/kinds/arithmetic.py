@@ -1,33 +1,45 @@
 """Arithmetic kinds (CV4xx): stated derived figures that do not recompute.
 
-``arithmetic.derived`` yields one fact per derivation ``validator.arith.find_derivations``
-finds — a gap, a change, a lead ('z% better than'), or parts and their whole — with
-``ok`` (some admitted reading recomputes), ``flipped`` (the stated winner or sign is
+``arithmetic.derived`` yields one fact per stated derivation of ``Analysis.derivations``
+(read once by ``claims.derive``: gaps, changes, leads, shares, sums, quotients, a rate
+restated in another unit, a change restated with its baseline swapped, and the table forms —
+speedup and total columns, prose that summarizes cells) with ``form``, ``ok`` (some admitted
+reading recomputes, ``validator.arith.recompute``), ``flipped`` (the stated winner or sign is
 contradicted by the figures) and ``off_by`` (relative distance between the stated figure and
-the nearest reading).  Tables are read too: a speedup column (``加速比``, ``speedup``) right
-after two measurements of one unit must be the larger over the smaller (form ``table``).
-Sums of counted items (``3 条（1 条 + 2 条）``) belong to the count
-family and are left out here.
+the nearest reading).  The rules choose forms with ``when:`` (CV401 sizes, CV402 flips, CV403
+sums; the preview CV404 ranges over a column).  Sums of counted items (``3 条（1 条 + 2 条）``)
+belong to the count family and are left out here.
 """
 from __future__ import annotations
 
-import re as _re
+from claims.derive_tables import cell_name
 
 from .. import arith as _ar
 
 FAMILY = "arithmetic"
 ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section entry acknowledges them
 
-_LIST = ("gap_words", "decrease_words", "increase_words", "ahead_words", "behind_words",
-         "compare_words", "from_to_words")
 _READING = {
     "en": {"rel_to_first": "relative to {a}", "rel_to_second": "relative to {b}", "ratio": "as a ratio",
            "ratio_minus_one": "as ratio − 1", "change": "from {a} to {b}", "sum": "sum of the parts",
-           "pp": "in percentage points"},
+           "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "quotient": "{a} / {b}",
+           "share": "{b} as a share of {a}", "same": "{a} in the other unit", "scaled": "{a} scaled as the verb says",
+           "span": "the smallest to the largest value"},
     "zh": {"rel_to_first": "以 {a} 为基准", "rel_to_second": "以 {b} 为基准", "ratio": "按倍数",
            "ratio_minus_one": "按倍数减一", "change": "从 {a} 到 {b}", "sum": "各部分之和",
-           "pp": "按百分点"},
+           "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "quotient": "{a} ÷ {b}",
+           "share": "{b} 占 {a} 的比例", "same": "{a} 换算成另一单位", "scaled": "{a} 按动词缩放后",
+           "span": "从最小值到最大值"},
 }
+
+
+def _unit_as_written(whole) -> str:
+    """The unit as the author wrote it ('~84.5GB' -> 'GB'), not pint's name for it."""
+    s = whole.surface.strip()
+    i = 0
+    while i < len(s) and (s[i] in "~约≈ " or s[i].isdigit() or s[i] in ".,"):
+        i += 1
+    return s[i:].strip() or (whole.unit or "")
 
 
 def _fmt(value: float, kind: str, whole=None) -> str:
@@ -35,23 +47,21 @@ def _fmt(value: float, kind: str, whole=None) -> str:
         return f"{value * 100:.1f}%".replace(".0%", "%")
     if kind == "ratio":
         return f"{value:.2f}×"
-    unit = getattr(whole, "unit", "") or ""
+    unit = ""
     if whole is not None:
-        # the unit as the author wrote it ('80 GB' -> 'GB'), not pint's name for it
-        unit = _re.sub(r"^[~约≈]?\s*[\d.,]+\s*", "", whole.surface.strip()) or unit
-    if whole is not None and whole.value and whole.base_value:
-        value = value * whole.value / whole.base_value      # back from base units to the written unit
+        unit = _unit_as_written(whole)
+        if whole.value and whole.base_value:
+            value = value * whole.value / whole.base_value      # back from base units to the written unit
     v = f"{value:,.2f}".rstrip("0").rstrip(".")
     return f"{v} {unit}".strip()
 
 
-def _describe(d, claims, lang: str) -> str:
-    z = claims[d.stated]
-    ops = _ar.operand_claims(d, claims)
-    words = []
-    seen = set()
-    for r in d.verdict.readings:
-        if d.form == "sum":
+def _describe(d, v, lang: str) -> str:
+    """The recomputed values, one per reading: '29%（以 2,400 tok/s 为基准），或 23%（…）'."""
+    z, ops = d.stated, d.operands
+    words, seen = [], set()
+    for r in v.readings:
+        if d.form in ("sum", "row_total", "quotient", "converted"):
             text = _fmt(r.point(), z.kind, z)
         else:
             lo, hi = _fmt(r.low, z.kind), _fmt(r.high, z.kind)
@@ -65,17 +75,51 @@ def _describe(d, claims, lang: str) -> str:
         if text in seen:
             continue
         seen.add(text)
-        label = _READING[lang].get(r.label, r.label).format(
+        label = "larger_over_smaller" if d.form == "ratio_column" else r.label
+        label = _READING[lang].get(label, label).format(
             a=ops[0].surface.strip() if ops else "?", b=ops[-1].surface.strip() if ops else "?")
         words.append(f"{text}（{label}）" if lang == "zh" else f"{text} ({label})")
-    sep = "，或 " if lang == "zh" else ", or "
-    return sep.join(words)
+    out = ("，或 " if lang == "zh" else ", or ").join(words)
+    if d.form == "restated" and len(ops) == 2:
+        # the stated size is the change the other way round: name it and where it is stated
+        back, fwd = ops[0], ops[1]
+        out += (f"；{z.surface.strip()} 是从 {fwd.surface.strip()} 到 {back.surface.strip()} 的变化（第 {back.line} 行）"
+                if lang == "zh" else
+                f"; {z.surface.strip()} is the change from {fwd.surface.strip()} to {back.surface.strip()} (line {back.line})")
+    return out
+
+
+def _named(o, doc, lang: str) -> str:
+    """A figure as the reader finds it: '4428.7' of a table is 'load-scheduling, Output toks/s: 4428.7'."""
+    where = [x for x in cell_name(doc, o) if x]
+    if not where:
+        return o.surface.strip()
+    return f"{'，'.join(where) if lang == 'zh' else ', '.join(where)}: {o.surface.strip()}"
+
+
+# forms whose figures are tied by position in the text; the others are tied by a table's
+# rows and columns or by the states two paragraphs name
+_BY_POSITION = ("gap", "change", "lead", "sum", "quotient")
+
+
+def _within(d, doc, window: int) -> bool:
+    """The compared figures of a sentence stand within ``window`` characters of the stated
+    one; a table cell is read by its row and column, whatever the distance."""
+    if d.form not in _BY_POSITION:
+        return True
+    z = d.stated
+    for o in d.operands:
+        if cell_name(doc, o):
+            continue
+        if min(abs(z.start - o.end), abs(o.start - z.end)) > window:
+            return False
+    return True
 
 
 class Derived:
     NAME = "arithmetic.derived"
-    PARAMS = {"approx_rel": float, "window": int, **{k: list for k in _LIST}}
-    DEFAULTS = {"approx_rel": 0.1, "window": 160, **{k: [] for k in _LIST}}
+    PARAMS = {"approx_rel": float, "window": int}
+    DEFAULTS = {"approx_rel": 0.1, "window": 160}
     FIELDS = {"form": str, "ok": bool, "flipped": bool, "off_by": float, "approx": bool}
     WHEN = {"all": [{"field": "ok", "eq": False}, {"field": "flipped", "eq": False}]}
     VARS = {"stated", "operands", "computed", "whole", "parts"}
@@ -83,55 +127,36 @@ class Derived:
     @staticmethod
     def facts(rule, ctx):
         doc = ctx.analysis.document
-        claims = list(ctx.analysis.claims)
-        p = rule.params
-        vocab = _ar.Vocabulary.from_params(p)
+        approx_rel, window = float(rule.params["approx_rel"]), int(rule.params["window"])
         lang = "zh" if ctx.lang == "zh" else "en"
-        for d in _ar.find_derivations(doc.text, claims, vocab, int(p["window"])):
-            z = claims[d.stated]
-            if d.form == "sum" and z.kind == "count" and z.unit == "item":
-                continue            # counted items: count family (CV503)
-            v = _ar.rescore(d, claims, float(p["approx_rel"]))
+        for d in getattr(ctx.analysis, "derivations", ()) or ():
+            z = d.stated
+            if z is None or (d.form == "sum" and z.kind == "count"):
+                continue            # nothing derived is stated; counted parts: count family (CV503)
+            if not _within(d, doc, window):
+                continue
+            v = _ar.recompute(d, approx_rel)
             if v is None:
                 continue
-            d.verdict = v
-            best = v.best
-            s_mid = (v.stated[0] + v.stated[1]) / 2 if v.stated else 0.0
-            off = abs(best.point() - s_mid) / abs(s_mid) if best and s_mid else 0.0
-            ops = _ar.operand_claims(d, claims)
-            ev = [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.surface,
-                   "note": "part" if d.form == "sum" else "operand"} for o in ops]
+            shown = v.derivation or d          # of a statement read several ways, the nearest reading
+            ops = shown.operands
+            sums = d.form in ("sum", "row_total")
+            note = "part" if sums else "operand"
+            named = [_named(o, doc, lang) if d.form == "table_lead" else o.surface.strip() for o in ops]
+            joined = (" + " if sums else " / ").join(named)
             yield {
                 "path": doc.path, "line": z.line, "col": z.col, "end_line": z.line,
                 "end_col": z.col + len(z.surface), "surface": z.surface,
                 "key": f"arith:{d.form}:" + "|".join(o.surface for o in ops) + f"->{z.surface}",
-                "form": d.form, "ok": bool(v.ok), "flipped": bool(v.flipped), "off_by": float(off),
+                "form": d.form, "ok": bool(v.ok), "flipped": bool(v.flipped), "off_by": float(v.off_by),
                 "approx": bool(z.approx),
-                "_side": {"evidence": ev, "vars": {
-                    "stated": z.surface.strip(),
-                    "operands": (" + " if d.form == "sum" else " / ").join(o.surface.strip() for o in ops),
-                    "parts": " + ".join(o.surface.strip() for o in ops),
-                    "whole": z.surface.strip(),
-                    "computed": _describe(d, claims, lang)}},
-            }
-
-        # derived columns of tables ('加速比' after two measurements)
-        for t in _ar.find_table_ratios(doc.text, float(p["approx_rel"])):
-            v = t.verdict
-            best = v.best
-            s_mid = (v.stated[0] + v.stated[1]) / 2
-            off = abs(best.point() - s_mid) / abs(s_mid) if best and s_mid else 0.0
-            ops = " / ".join(o[0] for o in t.operands)
-            computed = f"{best.point():.2f}×" + ("（较大值 / 较小值）" if lang == "zh" else " (larger / smaller)")
-            yield {
-                "path": doc.path, "line": t.line, "col": t.col, "end_line": t.line,
-                "end_col": t.col + len(t.surface), "surface": t.surface,
-                "key": f"arith:table:{ops}->{t.surface}", "form": "table", "ok": bool(v.ok),
-                "flipped": False, "off_by": float(off), "approx": False,
-                "_side": {"evidence": [{"path": doc.path, "line": l_, "col": c_, "surface": s_,
-                                        "note": "operand"} for s_, l_, c_ in t.operands],
-                          "vars": {"stated": t.surface, "operands": ops, "parts": ops,
-                                   "whole": t.surface, "computed": computed}},
+                "_side": lambda d=shown, v=v, ops=ops, note=note, joined=joined, named=named: {
+                    "evidence": [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.surface,
+                                  "note": f"{note}: {n}" if n != o.surface.strip() else note}
+                                 for o, n in zip(ops, named)],
+                    "vars": {"stated": d.stated.surface.strip(), "operands": joined,
+                             "parts": " + ".join(o.surface.strip() for o in ops),
+                             "whole": d.stated.surface.strip(), "computed": _describe(d, v, lang)}},
             }
 
 

@@ -11,8 +11,8 @@ identified (``analysis.counts.statements``: a ``CountStatement`` with the reason
 - ``count.listed_item`` yields one fact per listed item, ``missing`` when the body never
   mentions it (for a figure: no figure of the body admits the same value).
 
-Sums still come from ``validator.arith.find_sums`` (the only read of the text left here)
-until the derivations move into ``claims``.
+Sums of counted parts are the ``Analysis.derivations`` of form ``sum`` whose whole is a
+count (read by ``claims.derive``).
 """
 from __future__ import annotations
 
@@ -100,12 +100,11 @@ class Declared:
             yield _fact(doc, lang, st.what, st.line, st.col, st.surface, st.value, int(n), not holds,
                         reading.what, [(it.line, it.surface) for it in reading.items], actual_text,
                         st.label, _occurrence(seen, f"count:{st.what}:{st.label}:{st.surface}"), st.scope)
-        claims = list(an.claims)
-        for d in _ar.find_sums(doc.text, claims):
-            whole = claims[d.stated]
-            if whole.kind != "count" or whole.unit != "item" or whole.value is None:
+        for d in an.derivations:
+            whole = d.stated
+            if d.form != "sum" or whole.kind != "count" or whole.unit != "item" or whole.value is None:
                 continue
-            parts = [claims[i] for i in d.operands]
+            parts = list(d.operands)
             if any(p.value is None for p in parts):
                 continue
             total = int(round(sum(p.value for p in parts)))

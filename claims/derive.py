@@ -1,0 +1,737 @@
+"""Stated derived figures: every place a briefing derives one figure from others.
+
+``find_derivations(doc, claims)`` reads, once per document, each figure the text says is
+derived — and the figures it is derived from — into ``Derivation`` records
+(``claims.model.Derivation``; ``Analysis.derivations``).  The words that tie figures
+together are data: ``claims/data/derivations.yaml``.
+
+Forms (``Derivation.form``):
+
+- ``gap``: two figures set side by side, with the gap between them stated or not —
+  ``A：x - B：y（差距约 z%）``, ``16,200 vs 12,500 tok/s, a 45% gap``, ``3.81 vs 5.37 req/s（-29%）``;
+- ``change``: from one figure to another — ``from 140 GB to 38 GB, a 73% reduction``,
+  ``吞吐 +32.0%（6.78 → 8.95 req/s）``, ``a 4.2× speedup, from 118 tok/s to 370 tok/s``
+  (a bare number before an arrow takes the unit of the figure after it);
+- ``lead``: one figure relative to another — ``roughly 50% better than SpecInfer's 1.6×``,
+  ``较上一版本的 8,000 tok/s 提升 70%``, ``比 vLLM 的 450 ms 快 33%``;
+- ``share``: one figure as a share of another — ``100 → 60–70 req/s, i.e. 60–70% of the
+  baseline``, ``从 100 降到 65 req/s，即原来的 65%``;
+- ``sum``: parts and their whole — ``W（a + b）``, ``a + b = W``, ``（4 条：1 + 3）``;
+- ``restated``: a change's size said again elsewhere in its section the other way round —
+  ``吞吐损失 32%`` about the cache whose benchmark reads ``+32.0%（6.78 → 8.95 req/s）``;
+- ``quotient``: ``16 个并发请求除以 3.11 s … 5.046 req/s`` (figures in inline code count here);
+- ``converted``: one quantity written again in another unit — ``60 RPM, i.e. 1 req/s``,
+  ``halving 60 RPM, i.e. 0.5 req/s``;
+- the table forms of ``claims.derive_tables``: ``ratio_column`` (a speedup column), ``row_total``
+  (a total column), ``table_lead`` (prose comparing rows or columns by name: ``57x faster than
+  approximate-scheduling``, ``是缓存盲配置吞吐量的两倍以上``), ``range_summary`` (a range that
+  summarizes a column).
+
+A derivation with ``stated`` None is a pair compared with nothing derived written beside it
+(``from 2.35s to 1.78s``): the contradiction checks still need to know that its two sides
+measure different states.  Figures that are no claims of their own (a bare number before an
+arrow, a table cell without a unit) are read here as ``Claim`` records that are *not* in
+``Analysis.claims``: they are operands only, never checked for preconditions.
+
+Only neighbouring figures are paired (each claim is looked at with the next few), so the
+pass is linear in the number of claims.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from . import derive_tables as _tables
+from .derive_vocab import Vocabulary, vocabulary, word_in as _word_in
+from .derive_tables import bare_figure, claims_by_block
+from .entities import find_entities
+from .model import Derivation
+from .structure import ANAPHORA, SENT_END
+
+# Claim kinds that can be the stated derived figure of a gap, change or lead.
+STATED_KINDS = ("percent", "ratio")
+# Claim kinds that can be an operand (an absolute measurement or a speedup factor).
+OPERAND_KINDS = ("throughput", "latency", "duration", "memory", "bandwidth", "count", "currency",
+                 "compute", "number", "ratio", "percent")
+_RELATIVE = ("percent", "ratio", "percentage_point")
+# metrics (claims/data/metrics.yaml) of a figure that states a lead over a baseline
+_LEAD_METRICS = ("throughput_lead", "speedup", "gap", "increase", "reduction")
+
+
+# ---------------------------------------------------------------- text between figures
+
+_BREAK = re.compile(r"[。；;！？!?\n]|\.\s|\s-\s|\|")
+_BLANK_LINE = re.compile(r"\n\s*\n")
+_OPEN_PAREN = re.compile(r"\s*[（(]\s*")
+_CLAUSE_END = re.compile(r"[。；;\n]")
+_CLOSE_PAREN = re.compile(r"[)）]")
+_LEAD_STOP = re.compile(r"[|，,：:]")
+_BARE_LEAD_STOP = re.compile(r"[|，,：:。；;]")
+_PLUS = re.compile(r"[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}")
+_VERSION = re.compile(r"\s*v?\d{1,3}(?:\.\d{1,3}){1,2}")
+# A character that neither a name, its version nor the separators of a pair can hold:
+# a gap with one of them never reduces to separators, whatever names it contains
+_NOT_NAME_OR_SEP = re.compile(r"[^\w\s\-–—;；,，、:：/|*.×™®]")
+_LABEL_COLON = re.compile(r"[：:]\s*$")
+_TIME_UNITS = ("second",)
+
+
+def _same_dim(a, b) -> bool:
+    if a.kind in ("percent", "percentage_point") or b.kind in ("percent", "percentage_point"):
+        return a.kind == b.kind
+    if a.kind == "ratio" or b.kind == "ratio":
+        return a.kind == b.kind
+    return (a.base_unit or a.unit) == (b.base_unit or b.unit)
+
+
+def _same_scale(a, b) -> bool:
+    return a.kind == b.kind and (a.base_unit or "") == (b.base_unit or "")
+
+
+def _scope(c):
+    return (c.path, c.entry if c.entry is not None else ("sec", c.section), c.role)
+
+
+def _same_statement(text: str, x_end: int, z_start: int) -> bool:
+    """X belongs to z's statement: same sentence, or z's sentence opens by pointing back at
+    the previous one ('That is roughly 50% better than …').  'On batch 1 it is 10% faster
+    than …' after another sentence's figure is a new statement."""
+    gap = text[x_end:z_start]
+    ends = list(SENT_END.finditer(gap))
+    if not ends:
+        return True
+    if len(ends) > 1:
+        return False
+    return ANAPHORA.match(gap[ends[-1].end():].lstrip("\n")) is not None
+
+
+def _is_latency(c) -> bool:
+    return c.base_unit in _TIME_UNITS or c.kind == "latency"
+
+
+# ---------------------------------------------------------------- pairs (no stated figure needed)
+
+def _strip_entities(text: str) -> str:
+    """The text between two figures with entity names (and their versions) removed."""
+    spans = find_entities(text, 0, len(text), kinds=("system", "hardware", "model"))
+    out, p = [], 0
+    for _, _, s, e, _ in spans:
+        out.append(text[p:s])
+        m = _VERSION.match(text, e)
+        p = m.end() if m else e
+    out.append(text[p:])
+    return "".join(out)
+
+
+def _share_unit(a, b):
+    """'16,200 vs 12,500 tok/s': the unit written once applies to both sides."""
+    factor = (b.base_value / b.value) if b.base_value is not None else 1.0
+    a.kind, a.unit, a.base_unit = b.kind, b.unit, b.base_unit
+    a.base_value = a.value * factor
+
+
+@dataclass
+class _Pair:
+    left: int
+    right: int
+    gap: Optional[int]
+    form: str
+
+
+def _pairs(doc, claims, v: Vocabulary) -> list:
+    """Neighbouring figures set side by side ('A vs B', 'A：x - B：y'), from one to another
+    ('from A to B', 'A → B'), and leads over a baseline whose own figure is stated nearby
+    ('50% better than SpecInfer's 1.6×' after EAGLE-3's 2.4×), each with the gap stated
+    right after it when there is one.  Gives the compared figures what the pair says about
+    them: the gap's subject and baseline, the unit a number shares with its partner."""
+    text = doc.text
+    out = []
+    used = set()
+    n = len(claims)
+
+    def add(left, right, gap, form):
+        out.append(_Pair(left, right, gap, form))
+        used.update(i for i in (left, right, gap) if i is not None)
+        if gap is not None:
+            g, cl, cr = claims[gap], claims[left], claims[right]
+            if cl.subject and cr.subject and cl.subject != cr.subject:
+                g.subject, g.baseline = cl.subject, cr.subject
+            if g.metric is None and form == "gap":
+                g.metric = "gap"
+
+    def gap_after(j):
+        """A percent/ratio right after figure j that states the gap: '（差距约 35%）', ', a 73% reduction'."""
+        if j + 1 >= n:
+            return None
+        g = claims[j + 1]
+        if g.kind not in _RELATIVE or g.start - claims[j].end > 24:
+            return None
+        between = text[claims[j].end:g.start]
+        if "\n" in between.strip(" \t"):
+            return None
+        if (v.gap_between.fullmatch(between) or (len(between) <= 16 and _word_in(v.gap_after, between))
+                or _word_in(v.gap_after, text[g.end:g.end + 16])):
+            return j + 1
+        return None
+
+    for i in range(n - 1):
+        if i in used:
+            continue
+        a, b = claims[i], claims[i + 1]
+        if b.start - a.end > 80 or _scope(a) != _scope(b):
+            continue
+        if a.list_id is not None and a.list_id == b.list_id:
+            continue
+        between = text[a.end:b.start]
+        if _same_scale(a, b) and ((v.to_between.fullmatch(between)
+                                   and v.from_before.search(text[max(0, a.start - 12):a.start]))
+                                  or v.arrow_between.fullmatch(between)):
+            add(i, i + 1, gap_after(i + 1), "change")
+            continue
+        if "\n\n" in between or _NOT_NAME_OR_SEP.search(between):
+            continue
+        m = v.versus.fullmatch(_strip_entities(between))
+        if not m:
+            continue
+        if a.kind == "number" and b.kind != "number" and m.group("vs") and a.value is not None and b.value:
+            _share_unit(a, b)
+        if not _same_scale(a, b):
+            continue
+        labelled = bool(a.subject and b.subject and a.subject != b.subject)
+        if m.group("vs") or (labelled and _LABEL_COLON.search(between)):
+            add(i, i + 1, gap_after(i + 1), "gap")
+
+    # a lead over a baseline whose own figure is stated nearby
+    for gi, g in enumerate(claims):
+        if gi in used or g.kind not in STATED_KINDS or g.metric not in _LEAD_METRICS:
+            continue
+        if not g.baseline or not g.subject:
+            continue
+        right = next((k for k in range(max(0, gi - 3), min(n, gi + 4))
+                      if k != gi and k not in used and claims[k].subject == g.baseline
+                      and claims[k].block == g.block and claims[k].kind == "ratio"
+                      and abs(claims[k].start - g.start) < 200), None)
+        if right is None:
+            continue
+        left = None
+        for k in range(right - 1, max(-1, right - 30), -1):
+            c = claims[k]
+            if k == gi or k in used or c.subject != g.subject or not _same_scale(c, claims[right]):
+                continue
+            if _scope(c) == _scope(g):
+                left = k
+            break
+        if left is not None:
+            add(left, right, gi, "lead")
+    return out
+
+
+# ---------------------------------------------------------------- stated figures in prose
+
+@dataclass
+class _Found:
+    """A derivation found in prose, by claim index (a negative index: a bare figure)."""
+    form: str
+    stated: int
+    operands: tuple
+    direction: int = 0
+    inverse: bool = False
+    bare: tuple = ()
+
+
+class _Prose:
+    """The walk over a document's figures in text order that reads stated gaps, changes and
+    leads.  ``order`` is the claims' text order; a figure already read as a derivation's
+    result is never an operand, and an operand is never reused."""
+
+    def __init__(self, doc, claims, v: Vocabulary, window: int):
+        self.doc, self.text, self.claims, self.v, self.window = doc, doc.text, claims, v, window
+        self.order = sorted(range(len(claims)), key=lambda i: claims[i].start)
+        self.stated = set()
+        self.used_ops = set()
+
+    def between(self, i, j) -> str:
+        return self.text[self.claims[i].end:self.claims[j].start]
+
+    def same_par(self, i, j) -> bool:
+        return not _BLANK_LINE.search(self.between(i, j))
+
+    def prev_same(self, p, like, limit_chars):
+        """Position in ``order`` of the nearest earlier measurement of ``like``'s dimension."""
+        claims, order = self.claims, self.order
+        for k in range(p - 1, -1, -1):
+            c = claims[order[k]]
+            if claims[order[p]].start - c.end > limit_chars or not self.same_par(order[k], order[p]):
+                return None
+            if (c.kind in OPERAND_KINDS and _same_dim(c, like) and c.list_id is None
+                    and order[k] not in self.stated):
+                return k
+        return None
+
+    def direction_of(self, z, words: str) -> int:
+        dec, inc = _word_in(self.v.decrease, words), _word_in(self.v.increase, words)
+        return -1 if dec and not inc else (1 if inc and not dec else 0)
+
+    def sign_of(self, z) -> int:
+        """+1 / -1 for a figure written with its sign ('+32.0%', '-24.3%', '下降 38%'), else 0."""
+        if z.negative or (z.value is not None and z.value < 0):
+            return -1
+        if self.text[max(0, z.start - 1):z.start] == "+" or z.surface.startswith("+"):
+            return 1
+        return 0
+
+    def run(self) -> list:
+        out = []
+        for p, zi in enumerate(self.order):
+            z = self.claims[zi]
+            if z.kind not in STATED_KINDS or z.bound:
+                continue
+            found = (self.stated_first(p) or self.share(p) or self.gap(p) or self.change(p)
+                     or self.than(p) or self.lead(p))
+            if found is not None:
+                out.append(found)
+                self.stated.add(zi)
+        return out
+
+    # 'z（A → B）', 'a z× speedup, from A to B'
+    def stated_first(self, p):
+        text, claims, order = self.text, self.claims, self.order
+        zi = order[p]
+        z = claims[zi]
+        got = self._operands_after(p)
+        if got is None:
+            return None
+        (ai, a), (bi, b) = got
+        direction = self.sign_of(z)
+        if direction == 0 and z.kind != "ratio":
+            direction = self.direction_of(z, text[max(0, z.start - 12):z.end + 12])
+        if z.kind == "ratio":
+            direction = 0       # 'a 5.3× TTFA gain (0.70s → 0.13s)': either way round
+        self.used_ops.update((ai, bi))
+        bare = tuple(x for i, x in ((ai, a), (bi, b)) if i < 0)
+        return _Found("change", zi, (ai, bi), direction, bare=bare)
+
+    def _operands_after(self, p):
+        """((index, A), (index, B)) when the stated figure at order[p] is followed by its
+        operands; index -1 / -2 for a bare number that is no claim."""
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        z = claims[order[p]]
+        bi_pos = None
+        # B is the figure right after an arrow or a 'to' that follows z in the same clause
+        for q in (p + 1, p + 2):
+            if q >= len(order):
+                break
+            b = claims[order[q]]
+            if b.kind not in OPERAND_KINDS or b.kind == "percent" and z.kind == "percent":
+                continue
+            lead = text[z.end:b.start]
+            # the arrow pair must belong to z's own clause: 'z（A → B）', 'z speedup at bs 1 (A → B'
+            if len(lead) > 48 or _BREAK.search(lead.replace(" - ", " ")) or _LEAD_STOP.search(lead):
+                break
+            if v.arrow.search(text[max(z.end, b.start - 6):b.start]):
+                bi_pos = q
+                break
+        if bi_pos is None:
+            # 'z (0.364 → 0.326)': two bare numbers, neither a claim of its own
+            m = v.bare_pair.match(text, z.end)
+            if m and not _BARE_LEAD_STOP.search(m.group("lead")):
+                nxt = next((claims[order[q]].start for q in range(p + 1, len(order))), len(text))
+                if nxt >= m.end():
+                    a = bare_figure(self.doc, m.group("a"), m.start("a"))
+                    b = bare_figure(self.doc, m.group("b"), m.start("b"))
+                    return (-1, a), (-2, b)
+            # 'from A to B' after z
+            if p + 2 < len(order):
+                ai, bi = order[p + 1], order[p + 2]
+                a, b = claims[ai], claims[bi]
+                lead = text[z.end:a.start]
+                mid = text[a.end:b.start]
+                if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
+                        and not _BREAK.search(lead) and v.from_before.search(lead)
+                        and _word_in(v.from_to, mid)):
+                    return (ai, a), (bi, b)
+            return None
+        bi = order[bi_pos]
+        b = claims[bi]
+        if bi_pos == p + 2:
+            ai = order[p + 1]
+            a = claims[ai]
+            mid = text[a.end:b.start]
+            if _same_dim(a, b) and v.arrow.search(mid) and len(mid) <= 6:
+                return (ai, a), (bi, b)
+            return None
+        m = v.bare_before_arrow.search(text[max(0, b.start - 24):b.start])
+        if not m or b.value is None:
+            return None
+        start = max(0, b.start - 24) + m.start(1)
+        if start < z.end:
+            return None
+        return (-1, bare_figure(self.doc, m.group(1), start, like=b)), (bi, b)
+
+    # 'from 100 → 60–70 req/s, i.e. 60–70% of the baseline' / '降到原来的 60%'
+    def share(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        zi = order[p]
+        z = claims[zi]
+        if z.kind != "percent" or p < 1:
+            return None
+        before, after = self._around(p)
+        if not (v.share_after.match(after) or v.share_before.search(before)):
+            return None
+        bi = order[p - 1]
+        b = claims[bi]
+        tail = self.between(bi, zi)
+        if b.kind not in OPERAND_KINDS or b.kind == "percent" or len(tail) > 25 or _CLAUSE_END.search(tail):
+            return None
+        if p >= 2:
+            ai = order[p - 2]
+            a = claims[ai]
+            mid = self.between(ai, bi)
+            if _same_dim(a, b) and len(mid) <= 12 and _word_in(v.from_to, mid) and ai not in self.used_ops:
+                return _Found("share", zi, (ai, bi))
+        m = (v.bare_before_arrow.search(text[max(0, b.start - 24):b.start])
+             or v.bare_before_to.search(text[max(0, b.start - 24):b.start]))
+        if m and (b.value is not None or b.low is not None):
+            start = max(0, b.start - 24) + m.start(1)
+            return _Found("share", zi, (-1, bi), bare=(bare_figure(self.doc, m.group(1), start, like=b),))
+        return None
+
+    # 'A … B (gap z)' / 'A - B（差距约 z）'
+    def gap(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        if p < 2:
+            return None
+        zi = order[p]
+        z = claims[zi]
+        before, after = self._around(p)
+        bare_paren = (_OPEN_PAREN.fullmatch(text[claims[order[p - 1]].end:z.start]) is not None
+                      and _word_in(v.compare, self.between(order[p - 2], order[p - 1])) is not None)
+        if not (_word_in(v.gap, before) or bare_paren or v.gap_then.match(after)):
+            return None
+        bi = order[p - 1]
+        b = claims[bi]
+        if b.kind not in OPERAND_KINDS or _BREAK.search(self.between(bi, zi).replace(" - ", " ")):
+            return None
+        k = self.prev_same(p - 1, b, self.window)
+        if k is None:
+            return None
+        ai = order[k]
+        gap_text = self.between(ai, bi)
+        if len(gap_text) > 60 or _CLAUSE_END.search(gap_text):
+            return None
+        return _Found("gap", zi, (ai, bi))
+
+    # 'from A to B, a z% reduction' / '从 A 降到 B，减少 z%'
+    def change(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        if p < 2:
+            return None
+        zi = order[p]
+        z = claims[zi]
+        bi, ai = order[p - 1], order[p - 2]
+        a, b = claims[ai], claims[bi]
+        mid, tail = self.between(ai, bi), self.between(bi, zi)
+        if not (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
+                and ai not in self.used_ops and bi not in self.used_ops and not _CLOSE_PAREN.search(tail)
+                and _word_in(v.from_to, mid) and not _BREAK.search(mid) and not _CLAUSE_END.search(tail)):
+            return None
+        _, after = self._around(p)
+        words = mid + " " + tail + " " + after[:15]
+        dec = _word_in(v.decrease, words) or _word_in(v.decrease, text[max(0, a.start - 20):a.start])
+        inc = _word_in(v.increase, words)
+        direction = self.sign_of(z) or (-1 if dec and not inc else (1 if inc and not dec else 0))
+        if not direction and not v.arrow.search(mid):
+            return None
+        return _Found("change", zi, (ai, bi), direction)
+
+    # 'X … z% better than … Y'
+    def than(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        zi = order[p]
+        z = claims[zi]
+        _, after = self._around(p)
+        m_ahead, m_behind = v.lead_ahead.match(after), v.lead_behind.match(after)
+        m = m_ahead or m_behind
+        if not m or not v.than.search(m.group()) or p + 1 >= len(order):
+            return None
+        yi = order[p + 1]
+        y = claims[yi]
+        seg = text[z.end:y.start]
+        if len(seg) > 50 or _BREAK.search(seg) or y.kind not in OPERAND_KINDS:
+            return None
+        k = self.prev_same(p, y, self.window)
+        if k is None or not _same_statement(text, claims[order[k]].end, z.start):
+            return None
+        xi = order[k]
+        inverse = _is_latency(claims[xi]) and v.performance.search(m.group()) is not None
+        return _Found("lead", zi, (xi, yi), 1 if m_ahead else -1, inverse)
+
+    # '对比 B 的 Y，X 领先约 z 倍', '较上一版本的 8,000 tok/s 提升 70%'
+    def lead(self, p):
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        if p < 2:
+            return None
+        zi = order[p]
+        before, _ = self._around(p)
+        word = v.lead_word.search(before)
+        if not word:
+            return None
+        yi = order[p - 1]
+        y = claims[yi]
+        pre_y = text[max(0, y.start - 16):y.start]
+        mid = self.between(yi, zi)
+        if not (y.kind in OPERAND_KINDS and _word_in(v.compare, pre_y) and len(mid) <= 40 and "\n" not in mid
+                and _same_statement(text, y.end, claims[zi].start)):
+            return None
+        if mid.lstrip().startswith("的"):
+            return None     # 'Y 的得分所需的 FLOP 数少 1.7 倍': Y qualifies another noun, it is not compared
+        k = self.prev_same(p - 1, y, self.window)
+        if k is None:
+            return None
+        xi = order[k]
+        w = word.group(1)
+        behind = bool(v.behind_word.fullmatch(w))
+        inverse = _is_latency(claims[xi]) and v.performance.search(w) is not None
+        return _Found("lead", zi, (xi, yi), -1 if behind else 1, inverse)
+
+    def _around(self, p):
+        """(text just before the figure, back to the previous figure; the rest of its line, 40 chars)."""
+        text, claims, order = self.text, self.claims, self.order
+        z = claims[order[p]]
+        lo = max(claims[order[p - 1]].end, z.start - 14) if p > 0 else max(0, z.start - 14)
+        line_end = text.find("\n", z.end)
+        hi = z.end + 40 if line_end < 0 else min(line_end, z.end + 40)
+        return text[lo:z.start], text[z.end:hi]
+
+
+# ---------------------------------------------------------------- parts and their whole
+
+def _sums(doc, claims, v: Vocabulary) -> list:
+    """'W（a X + b Y）', 'a + b = W': parts joined by '+' next to a whole of the same dimension."""
+    text = doc.text
+    order = sorted(range(len(claims)), key=lambda i: claims[i].start)
+    out = []
+    p = 0
+    while p < len(order):
+        run = [order[p]]
+        q = p + 1
+        while q < len(order) and _PLUS.fullmatch(text[claims[order[q - 1]].end:claims[order[q]].start]) \
+                and _same_dim(claims[order[q]], claims[run[0]]):
+            run.append(order[q])
+            q += 1
+        if len(run) >= 2:
+            whole = None
+            if p > 0:
+                wi = order[p - 1]
+                # a bracket or 'including' between the whole and the first part
+                if v.whole_before.fullmatch(text[claims[wi].end:claims[run[0]].start]) \
+                        and _same_dim(claims[wi], claims[run[0]]):
+                    whole = wi
+            if whole is None and q < len(order):
+                wi = order[q]
+                if v.whole_after.fullmatch(text[claims[run[-1]].end:claims[wi].start]) \
+                        and _same_dim(claims[wi], claims[run[0]]):
+                    whole = wi
+            if whole is not None:
+                out.append(_Found("sum", whole, tuple(run)))
+        p = q if len(run) >= 2 else p + 1
+    return out
+
+
+# ---------------------------------------------------------------- a change restated elsewhere
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_CLAUSE_STOP = re.compile(r"[，。；,;:：!?！？()（）]")
+
+
+def _same_number(a, b) -> bool:
+    """'32%' and '32.0%' state one number: equal at the coarser precision written."""
+    if a.value is None or b.value is None:
+        return False
+    d = min(a.decimals or 0, b.decimals or 0)
+    return round(abs(a.value), d) == round(abs(b.value), d)
+
+
+def _direction_near(doc, c, v: Vocabulary) -> int:
+    """-1 / +1 when a fall or rise word stands right before or after the figure ('吞吐损失 32%',
+    'a 32% loss', '提升 32%'), else 0."""
+    text = doc.text
+    b = doc.blocks[c.block]
+    before = _CLAUSE_STOP.split(text[max(b.start, c.start - 8):c.start])[-1]
+    after = _CLAUSE_STOP.split(text[c.end:min(b.end, c.end + 12)])[0]
+    words = before + " " + after
+    dec, inc = _word_in(v.decrease, words), _word_in(v.increase, words)
+    return -1 if dec and not inc else (1 if inc and not dec else 0)
+
+
+def _restated(doc, claims, by_block, out, taken, v: Vocabulary) -> list:
+    """A change's size restated elsewhere in its section with the opposite direction: the
+    benchmark says '吞吐 +32.0%（6.78 → 8.95 req/s）' after the cache grew from 256 to 1024, the
+    prose says the 256-entry cache '导致 … 吞吐损失 32%'.  The same states (both paragraphs name
+    the two settings compared) and the same number said the other way round: the figure is
+    read as the change from B back to A (a loss is relative to the larger figure)."""
+    text = doc.text
+    found = []
+    for d in out:
+        z = d.stated
+        if (d.form != "change" or z is None or z.kind != "percent" or not d.direction or not z.metric
+                or len(d.operands) != 2 or z.block is None):
+            continue
+        sb = doc.blocks[z.block]
+        own = {id(c) for c in (z, *d.operands)}
+        states = {m.group() for m in _NUMBER.finditer(text, sb.start, sb.end)
+                  if not any(o.start <= m.start() < o.end for o in (z, *d.operands))}
+        if len(states) < 2:
+            continue
+        nearby = (r for k in range(max(0, z.block - 6), z.block + 7) for r in by_block.get(k, ()))
+        for r in nearby:
+            if (id(r) in own or id(r) in taken or r.kind != "percent" or r.metric != z.metric
+                    or r.block is None or r.block == z.block or not _same_number(r, z)):
+                continue
+            rb = doc.blocks[r.block]
+            if rb.section != sb.section or rb.entry != sb.entry or abs(r.block - z.block) > 6:
+                continue
+            if _direction_near(doc, r, v) != -d.direction:
+                continue
+            named = {m.group() for m in _NUMBER.finditer(text, rb.start, rb.end)}
+            if len(states & named) < 2:
+                continue
+            a, b = d.operands
+            found.append(Derivation(form="restated", stated=r, operands=(b, a), direction=-d.direction))
+            taken.add(id(r))
+    return found
+
+
+# ---------------------------------------------------------------- a rate restated in another unit
+
+def _conversions(doc, claims, taken, v: Vocabulary) -> list:
+    """One quantity written twice in a sentence, the second time in another unit ('60 RPM,
+    i.e. 1 req/s', '减半到 60 RPM，即 0.5 req/s'): the two must be equal, or the second must be
+    the first scaled by the verb before it (halving, doubling, 减半, 翻倍)."""
+    text = doc.text
+    out = []
+    order = sorted(claims, key=lambda c: c.start)
+    for a, b in zip(order, order[1:]):
+        if id(a) in taken or id(b) in taken or a.block != b.block or a.base_value is None or b.base_value is None:
+            continue
+        if a.unit == b.unit or (a.base_unit or "") != (b.base_unit or "") or a.kind in ("percent", "ratio", "count", "number"):
+            continue
+        between = text[a.end:b.start]
+        if len(between) > 16 or not v.restate.fullmatch(between):
+            continue
+        lead = text[max(doc.blocks[a.block].start, a.start - 24):a.start]
+        m = v.scale_verb.search(lead)
+        factor = float(v.scale_factor[m.group().lower()]) if m else 1.0
+        out.append(Derivation(form="converted", stated=b, operands=(a,), direction=0,
+                              inverse=False, alternatives=(), factor=factor))
+    return out
+
+
+# ---------------------------------------------------------------- a stated quotient
+
+def _code_figures(doc, lo: int, hi: int, code_starts: list) -> list:
+    """Figures written as inline code inside text[lo:hi] ('`3.11 s`', '`5.046 req/s`'): the
+    figure reader skips code, but a sentence that computes with them means them as figures."""
+    from .figures import find_figures
+    out = []
+    k = bisect.bisect_left(code_starts, lo)
+    for r in doc.code[k:]:
+        if r.start >= hi:
+            break
+        if r.kind != "inline" or r.end > hi:
+            continue
+        inner = doc.text[r.start:r.end].strip("`")
+        start = r.start + doc.text[r.start:r.end].index(inner) if inner else r.start
+        got = find_figures(doc.text, start, start + len(inner))
+        if len(got) == 1 and got[0].start == start and got[0].end == start + len(inner):
+            c = got[0]
+            c.path = doc.path
+            c.line, c.col = doc.line_col(c.start)
+            out.append(c)
+    return out
+
+
+def _divides(a, b, c) -> bool:
+    """C can be A / B by its unit: '16 个 / 3.11 s' is a rate per second, '84 GB / 8' a size."""
+    ua, ub, uc = (x.base_unit or "" for x in (a, b, c))
+    if uc == f"{ua} / {ub}":
+        return True
+    if a.kind in ("count", "number") and uc.endswith("/ " + ub) and ub:
+        return True
+    if b.kind in ("count", "number") and uc == ua:
+        return True
+    return False
+
+
+def _quotients(doc, claims, taken, v: Vocabulary) -> list:
+    """'16 个并发请求除以 3.11 s 的平均延迟恰好解释了整个 5.046 req/s', '70 GB divided by 8 GPUs
+    is 8.75 GB': A, a division word, B, then the result C later in the sentence."""
+    text = doc.text
+    out = []
+    if not v.divide.search(text):
+        return out
+    starts = [c.start for c in claims]
+    code_starts = [r.start for r in doc.code]
+    for s in doc.sentences:
+        seg = text[s.start:s.end]
+        m = _word_in(v.divide, seg)
+        if not m:
+            continue
+        at, after = s.start + m.start(), s.start + m.end()
+        figs = claims[bisect.bisect_left(starts, s.start):bisect.bisect_left(starts, s.end)]
+        figs = figs + _code_figures(doc, s.start, s.end, code_starts)
+        figs.sort(key=lambda c: c.start)
+        before = [c for c in figs if c.end <= at]
+        rest = [c for c in figs if c.start >= after]
+        if not before or len(rest) < 2:
+            continue
+        a, b, c = before[-1], rest[0], rest[1]
+        if any(id(x) in taken for x in (a, b, c)) or not _divides(a, b, c):
+            continue
+        if not _word_in(v.result, text[b.end:c.start]):
+            continue
+        out.append(Derivation(form="quotient", stated=c, operands=(a, b)))
+    return out
+
+
+# ---------------------------------------------------------------- the whole pass
+
+def find_derivations(doc, claims, window: int = 160) -> list:
+    """Every stated derived figure of ``doc`` among ``claims`` (its figures, in text order),
+    as ``Derivation`` records, and each claim's ``comparison`` set to the index of the
+    derivation it takes part in."""
+    v = vocabulary()
+    pairs = _pairs(doc, claims, v)            # first: a pair may give a number its unit
+    prose = _Prose(doc, claims, v, window).run() + _sums(doc, claims, v)
+
+    out = []
+    taken = {i for f in prose for i in (f.stated, *f.operands) if i >= 0}
+    for f in prose:
+        bare = iter(f.bare)
+        operands = tuple(claims[i] if i >= 0 else next(bare) for i in f.operands)
+        out.append(Derivation(form=f.form, stated=claims[f.stated], operands=operands,
+                              direction=f.direction, inverse=f.inverse))
+    for pr in pairs:
+        # the prose reading wins where both read a figure: it knows the direction
+        if taken.intersection((pr.left, pr.right, pr.gap)):
+            continue
+        out.append(Derivation(form=pr.form, stated=claims[pr.gap] if pr.gap is not None else None,
+                              operands=(claims[pr.left], claims[pr.right])))
+    out.sort(key=lambda d: (d.operands[0].start if d.operands else 0))
+    by_block = claims_by_block(claims)
+    out += _tables.ratio_columns(doc, by_block) + _tables.row_totals(doc, by_block)
+    taken = [c for d in out for c in (d.stated, *d.operands) if c is not None]
+    out += _tables.table_leads(doc, claims, by_block, taken, v)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += _restated(doc, claims, by_block, out, taken, v) + _quotients(doc, claims, taken, v)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += _conversions(doc, claims, taken, v)
+
+    index = {id(c): i for i, c in enumerate(claims)}
+    for k, d in enumerate(out):
+        for c in (d.stated, *d.operands):
+            if c is not None and id(c) in index:
+                c.comparison = k
+    return out

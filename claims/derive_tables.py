@@ -1,0 +1,580 @@
+"""Derived figures that rest on a table: a speedup column, a total column, and prose that
+summarizes cells ('57x faster than approximate-scheduling', 'over double the throughput',
+'SGLang 比 vLLM 快 3 倍').
+
+Tables come from the document model (``Document.tables``: header, rows, cells); a cell's
+figure is the claim it holds, or its number read as a bare figure.  Part of
+``claims.derive``: each function returns ``claims.model.Derivation`` records.
+
+Prose is tied to a table by name: a sentence in the table's section (or a section below it)
+that names one of the table's row labels or column headers, states a ratio or a percentage
+beside a lead, gap or comparison word, and compares its subject with a baseline.  The
+subject, the baseline and the measured quantity each may be read several ways (two
+columns of one metric, a baseline that is 'the others'): every reading is one
+``Derivation`` of the first one's ``alternatives``, and the statement holds when any
+reading recomputes.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import replace
+from functools import lru_cache
+from typing import Optional
+
+from ._data import load
+from .model import Claim, Derivation
+
+# ---------------------------------------------------------------- cells
+
+_CELL_NUM = re.compile(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*")
+_CELL_RATIO = re.compile(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
+
+
+def bare_figure(doc, num: str, start: int, like=None) -> Claim:
+    """A number that is no claim of its own, read as an operand: '6.78' of '6.78 → 8.95
+    req/s' takes the unit of ``like``; without one it is a plain number."""
+    v = float(num.replace(",", ""))
+    dec = len(num.split(".")[1]) if "." in num else 0
+    line, col = doc.line_col(start)
+    c = Claim(path=doc.path, line=line, col=col, start=start, end=start + len(num), surface=num,
+              kind="number", value=v, base_value=v, unit="dimensionless", base_unit="dimensionless",
+              decimals=dec)
+    if like is not None and (like.value or like.low):
+        w, b = (like.value, like.base_value) if like.value else (like.low, like.base_low)
+        factor = b / w if b is not None else 1.0
+        c.kind, c.unit, c.base_unit, c.base_value = like.kind, like.unit, like.base_unit, v * factor
+        c.block = like.block
+    return c
+
+
+def claims_by_block(claims) -> dict:
+    out = {}
+    for c in claims:
+        out.setdefault(c.block, []).append(c)
+    return out
+
+
+def cell_figure(doc, cell, by_block: dict, kind: str = "number") -> Optional[Claim]:
+    """The figure a table cell holds: the cell's one claim ('65.8 ms', '2.14x'), else its
+    number read as a bare figure ('1.286', '**8730.0**'); None when the cell holds no single
+    figure.  A count beside a measurement ('73GB（32 个专家）') does not count."""
+    if cell is None:
+        return None
+    own = by_block.get(cell.block, ())
+    measured = [c for c in own if c.kind != "count"]
+    if len(measured) == 1:
+        return measured[0]
+    if own:
+        return own[0] if len(own) == 1 and kind == "count" else None
+    m = _CELL_NUM.fullmatch(cell.text)
+    if not m or m.group("u"):
+        return None
+    c = bare_figure(doc, m.group("n"), doc.text.find(m.group("n"), cell.start, cell.end))
+    c.kind, c.block = kind, cell.block
+    return c
+
+
+def cell_name(doc, figure) -> tuple:
+    """(row label, column header) of a figure read from a table cell, () for a figure of
+    prose: what the reader looks up ('load-scheduling', 'Output toks/s')."""
+    b = doc.blocks[figure.block] if figure.block is not None and 0 <= figure.block < len(doc.blocks) else None
+    if b is None or b.kind != "table_cell" or b.table is None:
+        return ()
+    t = doc.tables[b.table]
+    row = next((r for r in t.rows if r.index == b.row), None)
+    label = row.cells[0].text.replace("*", "").replace("`", "").strip() if row is not None and row.cells else ""
+    head = t.column_name(b.cell).replace("*", "").strip()
+    return tuple(x for x in (label, head) if x) or ("",)
+
+
+def _written_unit(cell) -> Optional[str]:
+    m = _CELL_NUM.fullmatch(cell.text) if cell is not None else None
+    return (m.group("u") or "") if m else None
+
+
+def _same_dim(a, b) -> bool:
+    return a.kind == b.kind and (a.base_unit or a.unit) == (b.base_unit or b.unit)
+
+
+# ---------------------------------------------------------------- vocabulary
+
+@lru_cache(maxsize=None)
+def _words():
+    d = load("derivations.yaml")
+    t = d["tables"]
+    return {
+        "ratio_head": tuple(w.lower() for w in t["ratio_header"]),
+        "total_head": tuple(w.lower() for w in t["total_header"]),
+        "multipliers": {w.lower(): float(v) for w, v in t["multipliers"].items()},
+        "bound_before": {w.lower(): b for w, b in t["bound_before"].items()},
+    }
+
+
+@lru_cache(maxsize=None)
+def _metric_patterns():
+    """metric -> pattern of its quantity words (claims/data/metrics.yaml, the figures' own list)."""
+    d = load("metrics.yaml")
+    return {name: re.compile("|".join("(?:%s)" % p for p in pats), re.IGNORECASE)
+            for name, pats in (d.get("quantity") or {}).items()}
+
+
+_LOWER_IS_BETTER = ("ttft", "tpot", "latency_p99", "latency", "cost")
+_TIME_IN_HEADER = re.compile(r"[(（]\s*(?:s|ms|us|μs|sec|秒|毫秒)\s*[)）]|\b(?:time|duration|耗时|时长)\b", re.IGNORECASE)
+
+
+def metrics_in(text: str) -> set:
+    return {name for name, rx in _metric_patterns().items() if rx.search(text)}
+
+
+# ---------------------------------------------------------------- speedup and total columns
+
+def ratio_columns(doc, by_block) -> list:
+    """Rows of tables with a speedup column (加速比, speedup, ratio) right after two numeric
+    columns of the same written unit: the stated ratio must be the larger over the smaller."""
+    out = []
+    heads = _words()["ratio_head"]
+    for t in doc.tables:
+        cols = [c.column for c in t.header if c.column >= 2 and any(w in c.text.lower() for w in heads)]
+        for row in t.rows if cols else ():
+            cells = {c.column: c for c in row.cells}
+            for k in cols:
+                z, a, b = cells.get(k), cells.get(k - 2), cells.get(k - 1)
+                if z is None or not _CELL_RATIO.fullmatch(z.text):
+                    continue
+                ua, ub = _written_unit(a), _written_unit(b)
+                if ua is None or ua != ub:
+                    continue        # '65.6 ms | 34.0 s': one of them is misprinted, not a ratio to check
+                fz, fa, fb = (cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block),
+                              cell_figure(doc, b, by_block))
+                if fz is None or fa is None or fb is None or fz.kind != "ratio":
+                    continue
+                out.append(Derivation(form="ratio_column", stated=fz, operands=(fa, fb)))
+    return out
+
+
+def row_totals(doc, by_block) -> list:
+    """Rows of tables with a total column (合计, 总计, total): the row's other figures of the
+    same unit are its parts ('10.5GB | 73GB | 0.04GB | 1GB | ~84.5GB')."""
+    out = []
+    heads = _words()["total_head"]
+    for t in doc.tables:
+        cols = [c.column for c in t.header if c.column >= 1 and any(w in c.text.lower() for w in heads)]
+        for row in t.rows if len(cols) == 1 else ():
+            cells = {c.column: c for c in row.cells}
+            total = cell_figure(doc, cells.get(cols[0]), by_block)
+            if total is None or total.value is None or total.kind in ("percent", "ratio", "number"):
+                continue
+            parts = []
+            for k, cell in sorted(cells.items()):
+                if k in (0, cols[0]):
+                    continue
+                f = cell_figure(doc, cell, by_block)
+                if f is not None and _same_dim(f, total):
+                    parts.append(f)
+            if len(parts) >= 2:
+                out.append(Derivation(form="row_total", stated=total, operands=tuple(parts)))
+    return out
+
+
+# ---------------------------------------------------------------- prose about a table
+
+_NON_WORD = re.compile(r"[\W_]+")
+_NUMERIC_LABEL = re.compile(r"[\d\s.,:%×x+\-–/]*")
+
+
+def _normalized(text: str) -> tuple:
+    """(normalized text, offsets): lowercase, markup and punctuation as single spaces; the
+    offset in ``text`` of every character of the normalized text."""
+    out, offs = [], []
+    prev_space = True
+    for i, ch in enumerate(text):
+        if ch.isalnum():
+            out.append(ch.lower())
+            offs.append(i)
+            prev_space = False
+        elif not prev_space:
+            out.append(" ")
+            offs.append(i)
+            prev_space = True
+    return "".join(out), offs
+
+
+class _Label:
+    __slots__ = ("index", "norm", "tokens", "own")
+
+    def __init__(self, index, text):
+        self.index = index
+        self.norm = " ".join(_NON_WORD.sub(" ", text.replace("*", "").replace("`", "")).lower().split())
+        self.tokens = [w for w in self.norm.split() if len(w) >= 2 or not w.isascii()]
+        self.own = []       # the tokens no other label of the axis has
+
+
+def _labels(texts) -> list:
+    """Labels worth looking for in prose: not empty, not a bare number ('16', '2K')."""
+    out = []
+    for i, text in texts:
+        lab = _Label(i, text)
+        if lab.norm and not _NUMERIC_LABEL.fullmatch(lab.norm) and lab.tokens:
+            out.append(lab)
+    for lab in out:
+        others = {t for o in out if o is not lab for t in o.tokens}
+        lab.own = [t for t in lab.tokens if t not in others and (len(t) >= 3 or not t.isascii())]
+    return out
+
+
+def _mentions(labels, norm: str, offs: list) -> list:
+    """[(label, start, end)] of the labels named in a normalized text (start/end are offsets
+    into the original text): the whole label; or all its words within a few words of each
+    other ('SGLang with default expert imbalance' names 'SGLang (Default)'); or all the words
+    only it has ('the simulated perfect EPLB case' names 'SGLang + Simulated Perfect EPLB')."""
+    out = []
+    words = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", norm)]
+    for lab in labels:
+        k = _find_word_seq(norm, lab.norm)
+        if k is not None:
+            out.append((lab, offs[k], offs[k + len(lab.norm) - 1] + 1))
+            continue
+        for toks in (lab.tokens if len(lab.tokens) >= 2 else None, lab.own):
+            hit = _words_near(words, norm, toks) if toks else None
+            if hit is not None:
+                out.append((lab, offs[hit[0]], offs[hit[1] - 1] + 1))
+                break
+    return out
+
+
+def _words_near(words, norm, toks):
+    pos = []
+    for tok in toks:
+        hit = next((w for w in words if w[0] == tok or (not tok.isascii() and tok in w[0])), None)
+        if hit is None:
+            return None
+        pos.append(hit)
+    first, last = min(p[1] for p in pos), max(p[2] for p in pos)
+    if len(norm[first:last].split()) > len(toks) + 4:
+        return None
+    return first, last
+
+
+def _find_word_seq(norm: str, needle: str) -> Optional[int]:
+    start = 0
+    while True:
+        k = norm.find(needle, start)
+        if k < 0:
+            return None
+        before_ok = k == 0 or norm[k - 1] == " " or not needle[0].isascii()
+        e = k + len(needle)
+        after_ok = e == len(norm) or norm[e] == " " or not needle[-1].isascii()
+        if before_ok and after_ok:
+            return k
+        start = k + 1
+
+
+class _Grid:
+    """A table as two labelled axes and the figures at their crossings."""
+
+    def __init__(self, doc, t, by_block):
+        self.t = t
+        self.rows = _labels((ri, r.cells[0].text) for ri, r in enumerate(t.rows) if r.cells and r.cells[0].column == 0)
+        self.cols = _labels((c.column, c.text) for c in t.header if c.column >= 1)
+        self.value = {}
+        for ri, r in enumerate(t.rows):
+            for c in r.cells:
+                if c.column >= 1:
+                    f = cell_figure(doc, c, by_block)
+                    if f is not None and f.value is not None:
+                        self.value[(ri, c.column)] = f
+        self.col_metric = {c.column: metrics_in(c.text) for c in t.header}
+        self.col_lower = {c.column: bool(self.col_metric[c.column] & set(_LOWER_IS_BETTER)
+                                         or _TIME_IN_HEADER.search(c.text)) for c in t.header}
+        self.row_metric = {ri: metrics_in(r.cells[0].text) if r.cells else set() for ri, r in enumerate(t.rows)}
+
+    def cell(self, entity_axis: str, e: int, m: int):
+        return self.value.get((e, m) if entity_axis == "rows" else (m, e))
+
+    def measures(self, entity_axis: str) -> list:
+        """[(index, metrics, lower is better)] along the other axis."""
+        if entity_axis == "rows":
+            return [(c.column, self.col_metric.get(c.column, set()), self.col_lower.get(c.column, False))
+                    for c in self.t.header if c.column >= 1]
+        return [(ri, self.row_metric[ri], bool(self.row_metric[ri] & set(_LOWER_IS_BETTER)))
+                for ri in range(len(self.t.rows))]
+
+
+def _tables_above(doc, by_section, captions, s, b) -> list:
+    """The tables a sentence may summarize: the one it captions, and in its section and each
+    section above it the last table before it (a later table ends an earlier one's scope)."""
+    out = list(captions.get(s.block, ()))
+    k = b.section
+    while True:
+        tabs, lines = by_section.get(k, ((), ()))
+        i = bisect.bisect_left(lines, b.line) - 1 if tabs else -1
+        if i >= 0 and tabs[i] not in out:
+            out.append(tabs[i])
+        if k is None:
+            return out
+        k = doc.sections[k].parent
+
+
+def _in_scope(doc, t, nxt, s, b) -> bool:
+    """A sentence may summarize table ``t``: it is its caption, or prose of its section (or a
+    section below it) after it and before the next table there."""
+    if b.entry != t.entry:
+        return False
+    if s.block == t.caption:
+        return True
+    if b.line <= t.end_line or (nxt is not None and b.line >= nxt):
+        return False
+    k = b.section
+    while k is not None:
+        if k == t.section:
+            return True
+        k = doc.sections[k].parent
+    return False
+
+
+def _item_of(doc, block):
+    """The list item of a bullet block (``doc.items`` are in block order)."""
+    keys = [i.block for i in doc.items]
+    k = bisect.bisect_left(keys, block)
+    return doc.items[k] if k < len(keys) and keys[k] == block else None
+
+
+def _intro_text(doc, s, items_only: bool = False):
+    """The text that introduces a sentence's list item, or (not ``items_only``) the previous
+    sentence of its paragraph: where a list like 'This represents: - A 25% increase over …'
+    names its subject."""
+    it = _item_of(doc, s.block)
+    if it is not None and it.intro is not None:
+        k = it.intro
+        # a hard-wrapped paragraph is one block per line: the introduction is all of its lines
+        while (k > 0 and doc.blocks[k - 1].kind == "paragraph" and doc.blocks[k].kind == "paragraph"
+               and doc.blocks[k - 1].line == doc.blocks[k].line - 1):
+            k -= 1
+        return doc.blocks[k].start, doc.blocks[it.intro].end
+    if items_only:
+        return None
+    from .structure import sentence_at
+    b = doc.blocks[s.block]
+    prev = sentence_at(doc, s.start - 1) if s.start > b.start else None
+    if prev is not None and prev.block == s.block:
+        return prev.start, prev.end
+    return None
+
+
+def _multiplier(doc, s, figures) -> list:
+    """Stated multiples written as words the figure reader leaves alone ('over double the
+    throughput'): bare ratio figures (none inside one of the sentence's ``figures``)."""
+    w = _words()
+    text = doc.text
+    seg = text[s.start:s.end]
+    low = seg.lower()
+    out = []
+    for word, value in w["multipliers"].items():
+        if word not in low:
+            continue
+        for m in re.finditer(r"(?<![A-Za-z])" + re.escape(word) + r"(?![A-Za-z])", low):
+            a, e = s.start + m.start(), s.start + m.end()
+            if any(c.start <= a < c.end for c in figures):
+                continue
+            bound, approx = None, False
+            head = low[:m.start()].rstrip(" *_`")
+            for bw, kind in sorted(w["bound_before"].items(), key=lambda x: -len(x[0])):
+                if head.endswith(bw) and (len(head) == len(bw) or not head[-len(bw) - 1].isalpha()):
+                    a = s.start + len(head) - len(bw)
+                    bound, approx = (None, True) if kind == "approx" else (kind, False)
+                    break
+            line, col = doc.line_col(a)
+            out.append(Claim(path=doc.path, line=line, col=col, start=a, end=e, surface=text[a:e], kind="ratio",
+                             value=value, base_value=value, unit="dimensionless", base_unit="dimensionless",
+                             approx=approx, bound=bound, block=s.block))
+    return out
+
+
+_CLAUSE = re.compile(r",\s*(?:while|whereas|but)\b|;|；|，\s*(?:而|但)|\bwhile\b", re.IGNORECASE)
+
+
+def _clause_of(seg: str, pos: int) -> tuple:
+    """(start, end) within ``seg`` of the clause holding ``pos`` ('X is 20% slower than Y,
+    while Z narrows the gap to 6%' is two)."""
+    lo, hi = 0, len(seg)
+    for m in _CLAUSE.finditer(seg):
+        if m.end() <= pos:
+            lo = m.end()
+        elif m.start() >= pos:
+            hi = m.start()
+            break
+    return lo, hi
+
+
+def _baselines(v, seg, seg_start, ments, z):
+    """Mentions named as the baseline: after a comparison word ('than X', 'over the X
+    baseline', '比 X', '相比 X'), or right before '的 z' ('是 X 的两倍')."""
+    out = []
+    for lab, a, e in ments:
+        pre = seg[max(0, a - seg_start - 24):a - seg_start]
+        if v.compare_before.search(pre):
+            out.append(lab)
+        elif z.start > e and re.fullmatch(r"\s*(?:\*\*|`)*\s*的\s*", seg[e - seg_start:z.start - seg_start]):
+            out.append(lab)
+    return out
+
+
+def _roles(v, seg, seg_start, ments, z, intro_ments):
+    """(subjects, baselines) among label mentions, read in z's clause first, then in its
+    sentence: the baseline is the label named after a comparison word; the subject another
+    label, else the one label of the list's introduction.  No baseline named but a comparison
+    word after z ('double the throughput of the cache-blind configurations'): every other
+    label may be it (baselines None)."""
+    lo, hi = _clause_of(seg, z.start - seg_start)
+    inside = [m for m in ments if lo <= m[1] - seg_start < hi]
+    base = _baselines(v, seg, seg_start, inside, z)
+    subj = [lab for lab, _, _ in inside if lab not in base]
+    if not base:
+        base = _baselines(v, seg, seg_start, [m for m in ments if m not in inside], z)
+    if not subj:
+        subj = [lab for lab, _, _ in ments if all(lab is not b for b in base)]
+    if not subj:
+        subj = [lab for lab, _, _ in intro_ments]
+        if len({x.index for x in subj}) != 1:
+            return [], []
+    if not base:
+        before = seg[lo:z.start - seg_start]
+        if not (v.compare_after.search(seg[z.end - seg_start:z.end - seg_start + 40])
+                or _UNNAMED_BEFORE.search(before)):
+            return [], []
+        return subj, None
+    return subj, base
+
+
+# '是缓存盲配置吞吐量的两倍以上', '比其他配置快 3 倍': a baseline described, not named, before z
+_UNNAMED_BEFORE = re.compile(r"(?:是|为|比|相比|较|相较|相对于?)[^，。；,;]{1,30}?(?:的)?\s*[*`_]*\s*$")
+
+
+def _direction(v, near: str, z) -> tuple:
+    """(+1 ahead / -1 behind / 0, whether the word ranks performance) from the words around z."""
+    ahead = v.table_ahead.search(near)
+    behind = v.table_behind.search(near)
+    perf = bool(v.performance.search(near))
+    if behind and not ahead:
+        return -1, perf
+    if ahead and not behind:
+        return 1, perf
+    if z.kind == "ratio" and not behind:
+        return 1, perf          # 'twice that of', '是 X 的两倍'
+    return 0, perf
+
+
+def table_leads(doc, claims, by_block, taken, v) -> list:
+    """Ratios and percentages in prose that compare rows (or columns) of a table."""
+    tables = [(k, t) for k, t in enumerate(doc.tables) if len(t.rows) >= 2]
+    if not tables:
+        return []
+    nxt, by_section = {}, {}
+    for k, t in tables:
+        by_section.setdefault(t.section, []).append((k, t))
+    captions = {}
+    for k, t in tables:
+        if t.caption is not None:
+            captions.setdefault(t.caption, []).append((k, t))
+    for sec, tabs in list(by_section.items()):
+        tabs.sort(key=lambda kt: kt[1].line)
+        for (k, t), after in zip(tabs, tabs[1:] + [None]):
+            nxt[k] = after[1].line if after is not None else None
+        by_section[sec] = (tabs, [t.line for _, t in tabs])
+    text = doc.text
+    taken_ids = {id(c) for c in taken}
+    starts = [c.start for c in claims]
+    grids = {}
+    out = []
+    for s in doc.sentences:
+        b = doc.blocks[s.block]
+        if b.kind not in ("paragraph", "bullet") or b.table is not None:
+            continue
+        inside = claims[bisect.bisect_left(starts, s.start):bisect.bisect_left(starts, s.end)]
+        stated = [c for c in inside if c.kind in ("percent", "ratio") and id(c) not in taken_ids]
+        stated += _multiplier(doc, s, inside)
+        if not stated:
+            continue
+        near = [(k, t) for k, t in _tables_above(doc, by_section, captions, s, b) if _in_scope(doc, t, nxt[k], s, b)]
+        if not near:
+            continue
+        seg = text[s.start:s.end]
+        norm, offs = _normalized(seg)
+        offs = [s.start + o for o in offs]
+        intro = _intro_text(doc, s, items_only=True)
+        subject_intro = _intro_text(doc, s)
+        for k, t in near:
+            grid = grids.get(k)
+            if grid is None:
+                grid = grids[k] = _Grid(doc, t, by_block)
+            if len(grid.value) < 2:
+                continue
+            for axis, labels in (("rows", grid.rows), ("cols", grid.cols)):
+                ments = _mentions(labels, norm, offs)
+                intro_ments = []
+                if subject_intro is not None:
+                    n2, o2 = _normalized(text[subject_intro[0]:subject_intro[1]])
+                    intro_ments = _mentions(labels, n2, [subject_intro[0] + o for o in o2])
+                if not ments and not intro_ments:
+                    continue
+                metric_words = metrics_in(seg) | (metrics_in(text[intro[0]:intro[1]]) if intro else set())
+                for z in stated:
+                    d = _lead_of(doc, v, grid, axis, labels, seg, s.start, ments, intro_ments, z, metric_words)
+                    if d is None and z.low is not None and z.high is not None:
+                        d = _range_of(grid, axis, ments, z)
+                    if d is not None and all(z is not x.stated for x in out):
+                        out.append(d)
+    return out
+
+
+def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, metric_words):
+    near = seg[max(0, z.start - seg_start - 16):z.end - seg_start + 24]
+    if not (v.table_ahead.search(near) or v.table_behind.search(near) or v.gap.search(near)
+            or z.kind == "ratio"):
+        return None
+    subj, base = _roles(v, seg, seg_start, ments, z, intro_ments)
+    if not subj:
+        return None
+    if base is None:
+        base = [lab for lab in labels if lab.index not in {x.index for x in subj}]
+    direction, perf = _direction(v, near, z)
+    measures = grid.measures(axis)
+    if metric_words:
+        measures = [m for m in measures if m[1] & metric_words]
+    elif z.kind == "percent":
+        # a percentage with no quantity named compares what the cells measure, not a time
+        measures = [m for m in measures if not (m[2] and not perf)]
+    readings = []
+    for x in {lab.index: lab for lab in subj}.values():
+        for y in {lab.index: lab for lab in base}.values():
+            if x.index == y.index:
+                continue
+            for mi, _, lower in measures:
+                fx, fy = grid.cell(axis, x.index, mi), grid.cell(axis, y.index, mi)
+                if fx is None or fy is None or fx.kind != fy.kind:
+                    continue
+                readings.append(Derivation(form="table_lead", stated=z, operands=(fx, fy),
+                                           direction=direction, inverse=bool(lower and perf)))
+    if not readings:
+        return None
+    return replace(readings[0], alternatives=tuple(readings[1:]))
+
+
+def _range_of(grid, axis, ments, z):
+    """'the gain is only 10% to 15%' beside a table whose 'Gain' column holds +3% and +11%: a
+    range that names a column (or, in a transposed table, a row) summarizes its values — of
+    the rows the sentence names, else of all of them."""
+    named = {lab.index for lab, _, _ in ments}
+    if not named:
+        return None
+    out = None
+    for m in named:
+        # ``axis`` holds the mentioned labels: read the values along the other axis
+        keys = range(len(grid.t.rows)) if axis == "cols" else [c.column for c in grid.t.header if c.column >= 1]
+        vals = [grid.value.get((k, m) if axis == "cols" else (m, k)) for k in keys]
+        vals = [x for x in vals if x is not None and x.kind == z.kind and x.value is not None]
+        if len(vals) >= 2:
+            d = Derivation(form="range_summary", stated=z, operands=tuple(vals))
+            out = d if out is None else replace(out, alternatives=out.alternatives + (d,))
+    return out
