@@ -85,7 +85,7 @@ def _run_case(code: str, case: dict, all_codes: bool = False) -> list:
             from validator import suppress
             sups = suppress.parse(case["text"], str(doc))
             suppress.apply(findings, sups)
-            findings = suppress.unused(sups, [code], [])
+            findings = suppress.unused(sups, [], [])
         out = []
         for f in findings:
             if f.code != code:
@@ -97,6 +97,7 @@ def _run_case(code: str, case: dict, all_codes: bool = False) -> list:
 
 def _yaml(obj) -> str:
     import yaml
+    obj = json.loads(json.dumps(obj, ensure_ascii=False))   # the packs' line-aware dicts, plain
     return yaml.safe_dump(obj, allow_unicode=True, sort_keys=False, default_flow_style=None,
                           width=100).rstrip()
 
@@ -125,7 +126,7 @@ def _example(code: str) -> tuple:
     """(firing case, its report lines, near-miss case) from the case file."""
     if code in META_EXAMPLES:
         name, text = META_EXAMPLES[code]
-        case = {"name": name, "text": text}
+        case = {"name": name, "text": text, "meta": True}
         return case, _run_case(code, case), None
     cases = _cases(code)
     fire = next((c for c in cases if c.get("findings")), None)
@@ -161,7 +162,8 @@ def render_page(info: dict, with_example: bool = True) -> str:
     if with_example:
         fire, lines, miss = _example(code)
         if fire:
-            out += ["## Example", "", f"From the case file (“{fire['name']}”):", ""]
+            where = "An example" if fire.get("meta") else "From the case file"
+            out += ["## Example", "", f"{where} (“{fire['name']}”):", ""]
             out += _fence(fire["text"], "markdown") + ["", "caveat reports:", ""]
             out += _fence("\n".join(lines) if lines else "(nothing)", "text") + [""]
         if miss:
@@ -170,6 +172,8 @@ def render_page(info: dict, with_example: bool = True) -> str:
     out += ["## Fix", "", info["fix_en"].strip()]
     if info.get("fix_zh"):
         out += ["", f"中文：{info['fix_zh'].strip()}"]
+    if "{" in info["fix_en"] + (info.get("fix_zh") or ""):
+        out += ["", "(`{name}` is filled in from the figure, as in the message.)"]
     if info.get("message"):
         out += ["", "## Message", ""]
         for lang in ("en", "zh"):

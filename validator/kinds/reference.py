@@ -77,7 +77,9 @@ class SourcePath:
         if corpus is None or not getattr(corpus, "roots", True):
             return          # without a corpus nothing is known about cited paths
         doc = ctx.analysis.document
-        roots = ", ".join(str(r) for r in (getattr(corpus, "roots", None) or ())) or "corpus"
+        # shown relative to the working directory: a message must not depend on the machine
+        from validator.paths import display
+        roots = ", ".join(display(r) for r in (getattr(corpus, "roots", None) or ())) or "corpus"
         seen = set()
         for s in doc.sources or ():
             if getattr(s, "kind", "") != "path":
