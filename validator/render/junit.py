@@ -46,17 +46,19 @@ def render(findings, checked_paths, errors, fail_on: str, error_dicts=()) -> str
             continue
         by_path.setdefault(display(f.path), []).append(f)
     suite = ET.Element("testsuite", name=SUITE)
-    n_fail = n_err = 0
+    n_fail = n_err = 0      # testcases (files) failed or in error, as reporters count them
     for path in sorted(by_path):
         case = ET.SubElement(suite, "testcase", classname=SUITE, name=path, file=path, time="0")
         passing = []
+        failed = False
         for f in by_path[path]:
             if fails_gate(f, fail_on):
                 el = ET.SubElement(case, "failure", type=f.code, message=_line(f))
                 el.text = _body(f)
-                n_fail += 1
+                failed = True
             else:
                 passing.append(_line(f) + (" [acknowledged]" if f.acknowledged else ""))
+        n_fail += failed
         if passing:
             ET.SubElement(case, "system-out").text = "\n".join(passing)
     for e in error_dicts or [{"path": None, "message": str(x), "text": str(x)} for x in errors]:
