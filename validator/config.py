@@ -13,7 +13,7 @@ table: one that does not parse is skipped only when it never mentions ``tool.cav
 so a broken ``[tool.caveat`` header is an error, not a silently ignored config.
 The key positions (``Config.line_of``) stay with the loaded config, so values that
 can only be judged against the rule packs (``select``, ``severity``, ``params``) are
-reported at their line too (``validator.cli``).
+reported at their line too (``validator.commands``).
 """
 from __future__ import annotations
 

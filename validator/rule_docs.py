@@ -229,7 +229,7 @@ def write(folder: Path = DOCS_DIR) -> list:
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
 def rule_command(code, fmt, rules_dirs, no_example, debug):
     """Explain one rule: summary, why, when, params, an example, the fix."""
-    from validator.cli import _fail, _internal_error, _user_errors
+    from validator.commands import fail as _fail, internal_error as _internal_error, user_errors as _user_errors
     try:
         info = rule_info(code, rules_dirs)
         if info is None:

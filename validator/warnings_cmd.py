@@ -18,6 +18,8 @@ import sys
 
 import click
 
+from validator.commands import scope_options
+
 BOM = b"\xef\xbb\xbf"
 
 
@@ -37,7 +39,7 @@ class Session:
     def __init__(self, corpus=(), config_path=None, lang=None, scope_args=None):
         from validator import config as config_mod
         from validator import packs
-        from validator.cli import build_options, build_scope, validate_selection
+        from validator.commands import build_options, build_scope, validate_selection
         from validator.corpus import Corpus
 
         self.cfg = config_mod.load(config_path)
@@ -75,7 +77,7 @@ class Session:
             self.corpus.add(path, analysis)
         found = check_analysis(analysis, self.rules, self.corpus, self.options.lang, self.options)
         found = [f for f in found if is_enabled(f.code, self.sel, self.ign, f.family, f.rule)]
-        suppress_mod.apply(found, suppress_mod.parse(base_text, path))
+        suppress_mod.apply(found, suppress_mod.parse(analysis.document, path))
         return found, analysis
 
     def rewrite(self, path: str, text: str):
@@ -90,18 +92,13 @@ class Session:
                       extra_patterns=self.patterns, roots=tuple(self.options.corpus or ()))
 
 
-def _scope_options(f):
-    from validator.cli import scope_options
-    return scope_options(f)
-
-
 @click.command("warnings")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--corpus", "corpus", multiple=True, metavar="DIR",
               help="Corpus root for cited sources and cross-document search (repeatable).")
 @click.option("--write", is_flag=True, help="Update the files in place (only caveat's managed part "
                                               "changes; files outside the scope are never written).")
-@_scope_options
+@scope_options
 @click.option("--stdin-filename", metavar="PATH",
               help="With '-' as the path: the name the text on standard input is read under.")
 @click.option("--config", "config_path", metavar="PATH",
@@ -119,7 +116,7 @@ def warnings_command(paths, corpus, write, include, exclude, respect_gitignore, 
     from claims.reader import decode_bytes
     from validator import paths as paths_mod
     from validator.atomic import WriteError, read_snapshot, replace_if_unchanged
-    from validator.cli import _fail, _user_errors
+    from validator.commands import fail as _fail, user_errors as _user_errors
     from validator.warnings_locate import LayoutError
 
     user_errors = _user_errors() + (WriteError,)

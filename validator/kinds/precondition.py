@@ -27,6 +27,7 @@ from ..limits import MAX_EVIDENCE_CANDIDATES
 
 NAME = "precondition.missing_facets"
 FAMILY = "precondition"
+ACKNOWLEDGEABLE = True  # a warnings-section entry may acknowledge these findings
 PARAMS = {"required": dict, "roles": list, "approx_rel": float, "kinds": list,
           "max_latency_seconds": float, "min_memory_bytes": float, "metric_kinds": dict,
           "size_words": list}
@@ -316,7 +317,6 @@ def facts(rule, ctx):
 class MissingFacets:
     """CV101 / CV102: one fact per performance figure."""
     NAME = NAME
-    FAMILY = FAMILY
     PARAMS = PARAMS
     DEFAULTS = DEFAULTS
     FIELDS = FIELDS
@@ -377,7 +377,6 @@ def document_facts(rule, ctx):
 class DocumentWithoutSetup:
     """CV103: a required facet the document (and its cited corpus sources) state nowhere."""
     NAME = "precondition.document_without_setup"
-    FAMILY = FAMILY
     PARAMS = PARAMS
     DEFAULTS = DEFAULTS
     FIELDS = {"figure_count": int, "facet_count": int, "metric": str, "kind": str, "role": str,
