@@ -83,7 +83,7 @@ def _run_case(code: str, case: dict, all_codes: bool = False) -> list:
         findings = res.findings
         if code in META_EXAMPLES:
             from validator import suppress
-            sups = suppress.parse(case["text"], str(doc))
+            sups = suppress.parse(res.analyses[str(doc)].document, str(doc))
             suppress.apply(findings, sups)
             findings = suppress.unused(sups, [], [])
         out = []
