@@ -1,4 +1,5 @@
-"""The `caveat` command line: check, extract, rules (and lazily: warnings, report, ledger).
+"""The `caveat` command line: check, extract, rules (and lazily: warnings, report, ledger,
+rule, schema).
 
 Start-up time matters (pre-commit runs this on every commit), so this module
 imports only click at the top; each command imports what it needs when it runs,
