@@ -353,6 +353,7 @@ def document_facts(rule, ctx):
             note_where = ""
         else:
             line, sf = named[0][1]
+            sf = " ".join(str(sf).split())     # a name broken over a table row's lines: one line
             how = "未说明适用的" if lang == "zh" else "No figure-level"
             note_where = (f"（第 {line} 行提到 {sf}，但未说明是否适用于这些数字）" if lang == "zh"
                           else f" (line {line} names {sf} but does not say it applies to them)")
