@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,11 +14,30 @@ CORPUS = REPO / "tests" / "data" / "briefing-corpus"
 BRIEFINGS = ("2026-11-02-inference.md", "2026-11-03-serving-weekly.md")
 
 
+class _Result:
+    def __init__(self, r):
+        self.returncode = r.exit_code
+        self.stdout = r.stdout_bytes
+        self.stderr = r.stderr_bytes
+
+
 def caveat(*args, stdin=b"", cwd=REPO):
-    env = dict(os.environ, CAVEAT_LEDGER="off", PYTHONPATH=str(REPO))
-    env.pop("NO_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "validator.cli", *args], input=stdin, cwd=cwd,
-                          capture_output=True, env=env)
+    """The real command line in this process, run in ``cwd`` with ``stdin`` as standard input."""
+    from click.testing import CliRunner
+
+    from validator.cli import main
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        try:   # click < 8.2 separates stderr only when asked
+            runner = CliRunner(mix_stderr=False)
+        except TypeError:
+            runner = CliRunner()
+        return _Result(runner.invoke(main, [str(a) for a in args], input=stdin,
+                                     env={"CAVEAT_LEDGER": "off", "NO_COLOR": None},
+                                     catch_exceptions=False))
+    finally:
+        os.chdir(old)
 
 
 @pytest.mark.parametrize("name", BRIEFINGS)
