@@ -80,6 +80,8 @@ class Block:
     masked: list = field(default_factory=list)   # [(start, end)] absolute offsets that are not prose
     cell: Optional[int] = None      # column index of a table cell within its row
     table: Optional[int] = None     # index into Document.tables of a table cell
+    quoted: bool = False            # inside a block quote ('> …')
+    html: bool = False              # inside an HTML block ('<p align="center"><img …><br>caption</p>')
 
 
 @dataclass
@@ -113,6 +115,7 @@ class Table:
     entry: Optional[int] = None
     role: str = "body"
     caption: Optional[int] = None   # block index of the caption, when there is one
+    caption_blocks: list = field(default_factory=list)   # every block of the caption's paragraph
 
     def column_name(self, k: int) -> str:
         return next((c.text for c in self.header if c.column == k), "")
@@ -258,6 +261,9 @@ class Claim:
     markers: list = field(default_factory=list)      # 'unverified', 'conditional', 'hedged', 'abstract_only'
     sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
     role: str = "body"
+    # what the figure is: result | setting | capacity | size | hypothetical | symptom | count |
+    # quote (claims/nature.py); only a result needs preconditions
+    nature: str = "result"
     section: Optional[str] = None      # title of the section
     entry: Optional[str] = None        # label of the entry
     block: Optional[int] = None        # index into Document.blocks

@@ -22,17 +22,29 @@ from .entities import find_entities
 from .markers import find_markers
 from .structure import ANAPHORA, SENT_END
 
-WINDOW = 400      # characters looked at on each side of a figure for its sentence
-_LEAD_BLOCKS = 4  # paragraphs above the first section that state a post's setup
+WINDOW = 800      # characters looked at on each side of a figure for its sentence (a digest's
+                  # sentence carries long link targets between its subject and its figures)
+_LEAD_BLOCKS = 8  # paragraphs above the first section that state a post's setup
+_DOMINANT_MIN = 2       # mentions of one GPU or model before it is the setup of a whole post …
+_DOMINANT_SHARE = 0.8   # … when it is at least this share of all such mentions
 _FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
+_COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
+_POOL = re.compile(r"^\s*(\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)")
+_CARRIED = ("hardware", "model", "platform", "precision")
 _PAREN_AFTER = re.compile(r"\s{0,2}[（(]")
+# a clause ends at a comma or a bracket as well as at a sentence end
+_CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 
 
 @lru_cache(maxsize=None)
 def _rx():
     d = load("sections.yaml")
     return (re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE),
-            re.compile(d["label_line"]), re.compile(d.get("intro_section") or r"(?!)"))
+            re.compile(d["label_line"]), re.compile(d.get("intro_section") or r"(?!)"),
+            re.compile(d.get("other_experiment") or r"(?!)"))
+
+
+_PAPER_LINK = re.compile(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
 
 
 def unmasked(spans, masked, text=None, starts=None):
@@ -118,7 +130,7 @@ class BlockInfo:
         """Conditions this block states as a setup: after a setup label ('实测条件：…', 'Setup: …'),
         inside a setup parenthesis ('Test conditions (8×H100, …)'), else none."""
         if self._setup is None:
-            line_rx, paren_rx, _, _ = _rx()
+            line_rx, paren_rx = _rx()[:2]
             b, text = self.b, self.doc.text
             m = line_rx.match(b.text)      # on the block's own text: '^' anchors at its start
             if m and "（" not in m.group(0) and "(" not in m.group(0):
@@ -238,8 +250,8 @@ class Scopes:
         def compute():
             t = self.doc.tables[b.table]
             out = [x for c in t.header if c.block is not None for x in self.info(c.block).conds]
-            if t.caption is not None:
-                out += self.info(t.caption).conds
+            for i in reversed(t.caption_blocks):     # the sentence nearest the table first
+                out += self.info(i).conds
             return out
         return self._once(("table", b.table), compute)
 
@@ -264,7 +276,7 @@ class Scopes:
     def entry(self, k):
         def compute():
             out = []
-            heading = []
+            heading, named = [], []
             for i in self.entry_blocks.get(k, ()):
                 if self.doc.blocks[i].kind == "entry_heading":
                     heading.extend(self.info(i).conds)
@@ -293,6 +305,21 @@ class Scopes:
         self._memo[key] = found
         return found
 
+    def told_before(self, blocks_of, k, c):
+        """What the paragraphs of a post's section or numbered part said before the figure (the CI
+        machine, the model under test): a post's section is one experiment, and its setup is
+        written before its results.  A later sentence refines a later figure, not this one."""
+        found = self._memo.get(("told", id(blocks_of), k))
+        if found is None:
+            blocks = self.doc.blocks
+            # the machine and the model carry over; a workload, a concurrency or a prompt length
+            # is said of one measurement
+            found = self._memo[("told", id(blocks_of), k)] = [
+                x for i in blocks_of.get(k, ()) if blocks[i].kind == "paragraph" for x in self.info(i).conds
+                if x[0] in _CARRIED]
+        # the mentions are in text order: keep those before the figure, nearest last
+        return [x for x in found if x[3] <= c.start]
+
     def header(self):
         """A post's region above its first section: its paragraphs describe the post's lead
         figures (a TL;DR and the caption under its chart)."""
@@ -312,8 +339,9 @@ class Scopes:
                 # the title and the lead paragraphs of a post state what the whole post is about
                 # ('We ran Llama 3.1 70B on 8×H100'); a labelled metadata line ('基线：…') and a
                 # bullet are statements among others, not the setup
+                # (a chart's caption in an HTML block describes that chart, not the whole post)
                 lead = [i for i in self.header_blocks if blocks[i].role in ("header", "body")
-                        and blocks[i].kind in ("heading", "paragraph")
+                        and blocks[i].kind in ("heading", "paragraph") and not blocks[i].html
                         and not label_rx.match(blocks[i].text)][:_LEAD_BLOCKS]
                 out += [x for i in lead for x in self.info(i).conds]
             else:
@@ -324,6 +352,7 @@ class Scopes:
                 out += self._setup_mentions(st)
             out += _front_matter_conditions(doc)
             if self.post:
+                out += self._dominant()
                 # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
                 intro_rx = _rx()[3]
                 from .segment import clean_title
@@ -333,6 +362,34 @@ class Scopes:
                         out += [x for i in self.section_blocks.get(k, ()) for x in self.info(i).conds]
             return out
         return self._once(("document",), compute)
+
+    def _dominant(self):
+        """A post that names one GPU (or one model) nearly everywhere it names one states its
+        setup for the whole post: 'RTX 4090' fourteen times and two other cards once each.  The
+        first mention of such a value is a document-wide condition.  A post naming several
+        (B300 for one test, GB300 for another) leaves each figure to say its own."""
+        tally = {}
+        blocks = self.doc.blocks
+        for i, ents in self.names.items():
+            if blocks[i].role not in ("header", "body", "summary"):
+                continue
+            for kind, canon, s, e, sf in unmasked(ents, blocks[i].masked, self.doc.text):
+                if kind not in ("hardware", "model"):
+                    continue
+                key = _COUNT_PREFIX.sub("", canon).lower()
+                slot = tally.setdefault(kind, {}).setdefault(key, [0, (kind, canon, s, e, sf), set()])
+                slot[0] += 1
+                pool = _POOL.match(sf)       # '1xH100' is written with its count, canonical 'H100'
+                if pool:
+                    slot[2].add(int(pool.group(1)))
+        out = []
+        for kind, vals in tally.items():
+            total = sum(v[0] for v in vals.values())
+            best = max(vals.values(), key=lambda v: v[0])
+            # '1xH100' and '4xH100' are two setups of one GPU type, not one
+            if best[0] >= _DOMINANT_MIN and best[0] >= _DOMINANT_SHARE * total and len(best[2]) <= 1:
+                out.append(best[1])
+        return out
 
     # ---- the chain for one figure
 
@@ -345,10 +402,14 @@ class Scopes:
         paren = _PAREN_AFTER.match(text, c.end)
         p_end = text.find(")" if text[paren.end() - 1] == "(" else "）", paren.end(), sent[1] + 1) if paren else -1
 
+        clause = bounds(text, sent[0], sent[1], c.start, c.end, _CLAUSE_END)
+
         def distance(x):
             if paren and paren.end() <= x[2] and (p_end < 0 or x[2] < p_end):
-                return -1                  # the parenthesis right after the figure
-            return c.start - x[3] if x[3] <= c.start else x[2] - c.end
+                return (-1, 0)             # the parenthesis right after the figure
+            d = c.start - x[3] if x[3] <= c.start else x[2] - c.end
+            # a mention in the figure's own clause before one of another clause of the sentence
+            return (0 if clause[0] <= x[2] < clause[1] else 1, d)
         in_sent.sort(key=distance)
         out = [("sentence", in_sent)]
         if b.kind == "paragraph" and sent[0] > b.start:
@@ -356,19 +417,70 @@ class Scopes:
                 # 'That is roughly 50% better than …' speaks of the previous sentence's setup
                 prev = bounds(text, b.start, b.end, sent[0] - 1, sent[0] - 1)
                 out.append(("sentence", bi.within("conds", prev[0], prev[1])))
-            # an earlier sentence of the same paragraph ('On the CI machine (1× H100) … . It improves 55%')
-            out.append(("paragraph", list(reversed(bi.within("conds", max(b.start, sent[0] - 4 * WINDOW), sent[0])))))
+            if self.post:
+                # an earlier sentence of the same paragraph of a post ('On the CI machine (1× H100)
+                # … . Throughput fell 55%'); a digest's paragraph strings unrelated statements
+                out.append(("paragraph", list(reversed(bi.within("conds", max(b.start, sent[0] - 4 * WINDOW),
+                                                                 sent[0])))))
         if b.kind == "table_cell" and b.table is not None:
             out.append(("row", self.row(b)))
             out.append(("table", self.table(b)))
         elif b.kind == "bullet":
             out.append(("bullet", self.item(c.block)))
             out.append(("list", self.intro(c.block)))
+        if self.elsewhere(c, b, sent):
+            # a figure from another experiment (a quick test, a cited paper) keeps its own words only
+            return out
         if b.entry is not None:
             out.append(("entry", self.entry(b.entry)))
+            if self.post:
+                out.append(("entry", list(reversed(self.told_before(self.entry_blocks, b.entry, c)))))
         if b.section is not None:
             out.append(("section", self.section(b.section)))
+            if self.post:
+                k, seen = b.section, 0
+                while k is not None and seen < 16:     # the section, then the sections it is part of
+                    out.append(("section", list(reversed(self.told_before(self.section_blocks, k, c)))))
+                    k, seen = self.doc.sections[k].parent, seen + 1
         elif self.post:
             out.append(("header", self.header()))
         out.append(("document", self.document()))
         return out
+
+    def elsewhere(self, c, b, sent) -> bool:
+        """Does the figure report another experiment than the document's own: its sentence says
+        so ('In a simple test …', 'Early experiments show …'), or it quotes a cited paper (its
+        block, or the line right before it, links an arXiv or conference paper)?"""
+        text = self.doc.text
+        if _rx()[4].search(text, sent[0], sent[1]):
+            return True
+        if self._cites_paper(c.block):
+            return True
+        prev = c.block - 1
+        return prev >= 0 and self.doc.blocks[prev].line + 1 >= b.line and self._cites_paper(prev)
+
+    def _cites_paper(self, i) -> bool:
+        key = ("paper", i)
+        got = self._memo.get(key)
+        if got is None:
+            b = self.doc.blocks[i]
+            got = self._memo[key] = [bool(("rxiv" in b.text.lower() or "://" in b.text)
+                                          and (_PAPER_LINK.search(b.text) or "arxiv:" in b.text.lower()))]
+        return got[0]
+
+
+def document_facets(doc, claims) -> dict:
+    """facet -> (line, surface) of the first mention of its most named value anywhere in the
+    document (see ``Analysis.named_facets``)."""
+    seen = {}      # facet -> {value: [count, line, surface]}
+    for b in doc.blocks:
+        for facet, v, s, _e, sf in unmasked(find_conditions(doc.text, b.start, b.end), b.masked):
+            key = _COUNT_PREFIX.sub("", str(v)).lower()    # '2×H100' is H100
+            slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
+            slot[0] += 1
+    out = {f: tuple(max(vals.values(), key=lambda x: (x[0], -x[1]))[1:]) for f, vals in seen.items()}
+    for c in claims:      # what the scopes gave figures (setup lines …)
+        for f, cond in (c.conditions or {}).items():
+            if f not in out and getattr(cond, "value", None):
+                out[f] = (getattr(cond, "line", 0) or c.line, getattr(cond, "surface", "") or "")
+    return out

@@ -19,10 +19,10 @@ from .model import ListItem, Reference, Sentence, Setup
 
 # ---------------------------------------------------------------- sentences
 
-# The one definition of a sentence end.  ' + ' joins separate statements in briefing
-# summaries ('EAGLE-3 3.1× + LMDeploy 35% 领先'); a blank line ends a sentence; a full stop
-# ends one only before a space or the end (not '3.5', 'e.g.x').
-SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|\s\+\s")
+# The one definition of a sentence end.  ' + ' after a figure joins separate statements in
+# briefing summaries ('EAGLE-3 3.1× + LMDeploy 35% 领先'; 'DCP + DSPARK' joins two names); a
+# blank line ends a sentence; a full stop ends one only before a space or the end (not '3.5').
+SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
 # Words that open a sentence by pointing back at the previous one ('That is 50% better …').
 ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
 
@@ -108,6 +108,20 @@ def _last_line(doc, b) -> int:
 _CAPTION_AFTER = re.compile(r"^\s*(?:\*\*|_)?(?:Table|Figure|Fig\.|表|图)\s*\d{0,3}\s*[:：.．]", re.IGNORECASE)
 
 
+def _paragraph_of(doc, bi) -> list:
+    """The blocks of the Markdown paragraph ending with block ``bi``: the segmenter cuts a
+    paragraph at each line that ends a sentence, the reader of a caption does not."""
+    out = [bi]
+    k = bi
+    while k > 0 and len(out) < 4:
+        prev, cur = doc.blocks[k - 1], doc.blocks[k]
+        if prev.kind != "paragraph" or prev.section != cur.section or _last_line(doc, prev) + 1 != cur.line:
+            break
+        out.insert(0, k - 1)
+        k -= 1
+    return out
+
+
 def _captions(doc):
     """A table's caption: a 'Table N:' / '表 N' line right after it, else the paragraph or
     heading that introduces it (the block right before its header row, same section)."""
@@ -124,7 +138,7 @@ def _captions(doc):
         if after < len(doc.blocks):
             b = doc.blocks[after]
             if b.kind == "paragraph" and b.line - t.end_line <= 2 and _CAPTION_AFTER.match(b.text):
-                t.caption = after
+                t.caption, t.caption_blocks = after, [after]
                 continue
         before = first_block[k] - 1
         if before >= 0:
@@ -132,6 +146,7 @@ def _captions(doc):
             if b.kind in ("paragraph", "heading", "entry_heading") and b.table is None and \
                     t.line - _last_line(doc, b) <= 2 and b.section == t.section:
                 t.caption = before
+                t.caption_blocks = _paragraph_of(doc, before) if b.kind == "paragraph" else [before]
 
 
 # ---------------------------------------------------------------- setups
@@ -145,6 +160,25 @@ def _setup_rx():
             re.compile(d["setup_intro"], re.IGNORECASE), re.compile(d["setup_sentence"], re.IGNORECASE))
 
 
+_EVALUATION = re.compile(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
+                         r"performance|measurements?)\b|评测|实验|测试|结果|性能|基准")
+
+
+def _evaluation_ancestor(doc, k, clean_title):
+    """The highest ancestor of section ``k`` (below the title level) that names an evaluation,
+    else ``k`` itself."""
+    best, cur, seen = k, k, 0
+    while cur is not None and seen < 16:
+        sec = doc.sections[cur]
+        if sec.level > 1 and _EVALUATION.search(clean_title(sec.title)):
+            best = cur
+        cur, seen = sec.parent, seen + 1
+    return best
+
+
+_LEADING_TAGS = re.compile(r"^(?:\s*</?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>]{0,200})?>)+\s*")
+
+
 def _setups(doc, clean_title) -> list:
     line_rx, paren_rx, section_rx, appendix_rx, intro_rx, sentence_rx = _setup_rx()
     out = []
@@ -156,6 +190,10 @@ def _setups(doc, clean_title) -> list:
         if section_rx.match(clean_title(sec.title)):
             parent = sec.parent
             scope = None if parent is None or appendix_rx.match(clean_title(doc.sections[parent].title)) else parent
+            if scope is not None:
+                # '## Evaluation > ### End-to-end Performance > ##### Experimental Setup' sets up
+                # the whole evaluation, its profile and ablation sub-sections too
+                scope = _evaluation_ancestor(doc, scope, clean_title)
             out.append(Setup("section", by_section.get(k, []), scope, None, sec.line))
     items_of = {}
     for it in doc.items:
@@ -164,6 +202,8 @@ def _setups(doc, clean_title) -> list:
         if b.kind not in ("paragraph", "bullet") or b.role not in ("body", "header", "summary"):
             continue
         t = b.text
+        if t.startswith("<"):       # '<summary>Setup: GLM-5.2-FP8 on 32x H200 …</summary>'
+            t = _LEADING_TAGS.sub("", t)
         m = line_rx.match(t) if (":" in t or "：" in t) else None
         if m:
             listed = items_of.get(bi, []) if b.text.rstrip().endswith((":", "：")) else []
@@ -311,6 +351,9 @@ def _references(doc) -> list:
 # ---------------------------------------------------------------- build
 
 
+# a title that names the genre: 'Serving weekly — 2026-11-03', '推理 · 日间简报', 'AI 基础设施日报'
+_DIGEST_TITLE = re.compile(r"(?i)\b(?:digest|weekly|daily|newsletter|round-?up|briefing|recap of the week)\b|"
+                           r"日报|周报|简报|月报|动态|速递|汇总|周刊")
 _CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
 
 
@@ -323,7 +366,7 @@ def document_kind(doc) -> str:
     # from ('来源：inbox/…', 'Sources: …', a file or an arXiv id)
     cited = sum(1 for e in doc.entries
                 if any(s.kind != "url" or s.origin == "line" for s in e.sources or ()))
-    if cited >= 2:
+    if cited >= 2 or _DIGEST_TITLE.search(doc.title or ""):
         return "digest"
     h1 = [sec for sec in doc.sections if sec.level == 1]
     parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]

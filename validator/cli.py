@@ -29,6 +29,7 @@ LAZY_COMMANDS = {
     "ledger": ("validator.report_cmd", "ledger_command"),
     "rule": ("validator.rule_docs", "rule_command"),
     "schema": ("validator.schema_cmd", "schema_command"),
+    "lsp": ("validator.lsp", "lsp_command"),
 }
 
 ENVIRONMENT_HELP = """\b
@@ -127,6 +128,8 @@ FORMATS = ("text", "json", "sarif", "github", "junit")
               help="With '-' as the path: the name the text on standard input is checked under.")
 @click.option("--lang", type=click.Choice(("zh", "en")), default=None,
               help="Message language (default: each document's own).")
+@click.option("--preview", is_flag=True, default=False,
+              help="Also run the rules marked preview (not yet proven on real briefings).")
 @click.option("-q", "--quiet", is_flag=True,
               help="Only what needs action: no summary, progress, notices or acknowledged findings.")
 @click.option("--statistics", is_flag=True, help="Count findings per code instead of listing them.")
@@ -168,7 +171,8 @@ def _notice(message: str, quiet: bool) -> None:
 
 def _check(paths, corpus, fmt, output_file, fail_on, select, ignore, include, exclude,
            respect_gitignore, force_exclude, rules_dirs, config_path, baseline_path,
-           write_baseline_path, stdin_filename, lang, quiet, statistics, color) -> int:
+           write_baseline_path, stdin_filename, lang, quiet, statistics, color,
+           preview=False) -> int:
     from types import SimpleNamespace
 
     from validator import baseline as baseline_mod
@@ -189,7 +193,8 @@ def _check(paths, corpus, fmt, output_file, fail_on, select, ignore, include, ex
         raise UsageError("--stdin-filename names the text on standard input: give '-' as the path")
 
     cfg = config_mod.load(config_path)
-    options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang)
+    options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang,
+                                      preview)
     validate_selection(cfg, options, select, ignore)
     options.scope = build_scope(cfg, include, exclude, respect_gitignore, force_exclude)
     from claims import reader

@@ -60,7 +60,7 @@ def scope_options(f):
     return f
 
 
-def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
+def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang, preview=False):
     """Merge config and command line into validator.options.Options.
 
     The command line wins: --select replaces the config's select, --ignore adds to
@@ -83,7 +83,8 @@ def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
               ignore=engine_side(ign), severity=dict(cfg.severity), params=dict(cfg.params),
               corpus=list(cfg.corpus) + [os.path.abspath(c) for c in corpus],
               rules_dirs=list(cfg.rules) + list(rules_dirs),
-              fail_on=fail_on or cfg.fail_on or "warning", lang=lang or cfg.lang)
+              fail_on=fail_on or cfg.fail_on or "warning", lang=lang or cfg.lang,
+              preview=bool(preview or getattr(cfg, "preview", False)))
     # pack severity/params overrides must not name meta codes
     kw["severity"] = {c: s for c, s in kw["severity"].items() if not c.startswith("CV0")}
     kw["params"] = {c: p for c, p in kw["params"].items() if not c.startswith("CV0")}

@@ -74,7 +74,7 @@ def _run_case(code: str, case: dict, all_codes: bool = False) -> list:
         try:
             res = check_paths([str(doc)], Options(select=None if all_codes or code in META_EXAMPLES else [code],
                                                   corpus=[str(root)] if case.get("corpus") else [],
-                                                  lang=case.get("lang")))
+                                                  lang=case.get("lang"), preview=True))
         finally:
             if old is None:
                 os.environ.pop("CAVEAT_LEDGER", None)
@@ -118,7 +118,8 @@ def rule_info(code: str, rules_dirs=()) -> Optional[dict]:
                     "acknowledgeable": r.acknowledgeable, "summary": r.summary, "why": r.why,
                     "extends": r.extends, "when": r.when, "params": r.params,
                     "message": r.message, "fix_en": r.fix.get("en", ""), "fix_zh": r.fix.get("zh", ""),
-                    "pack": r.pack, "builtin": str(r.path).startswith(builtin)}
+                    "pack": r.pack, "builtin": str(r.path).startswith(builtin),
+                    "preview": bool(getattr(r, "preview", False))}
     return None
 
 
@@ -150,6 +151,8 @@ def render_page(info: dict, with_example: bool = True) -> str:
            f"| Acknowledgeable | {ack} |"]
     if info.get("extends"):
         out.append(f"| Kind | `{info['extends']}` |")
+    if info.get("preview"):
+        out.append("| Preview | yes: runs only with `--preview` (or `preview = true` in config) |")
     out += ["", "## Why", "", " ".join(str(info["why"]).split()), ""]
     if info.get("when"):
         out += ["## When it fires", "",

@@ -41,7 +41,8 @@ def load(rules_dirs=()) -> list:
         rows.append({"code": r.code, "name": r.name, "family": r.family, "severity": r.severity,
                      "acknowledgeable": bool(r.acknowledgeable), "pack": r.pack,
                      "builtin": str(r.path).startswith(builtin),
-                     "summary": r.summary, "why": r.why,
+                     "summary": ("(preview) " if r.preview else "") + r.summary, "why": r.why,
+                     "preview": bool(r.preview),
                      "fix": (r.fix or {}).get("en", "") if isinstance(r.fix, dict) else str(r.fix)})
     rows.sort(key=lambda r: r["code"])
     return rows

@@ -36,13 +36,16 @@ def _read_blanked(path: str):
 class Session:
     """Config, rules and corpus loaded once for all the files of one invocation."""
 
-    def __init__(self, corpus=(), config_path=None, lang=None, scope_args=None):
+    def __init__(self, corpus=(), config_path=None, lang=None, cfg=None, scope_args=None):
+        """``cfg``: a config the caller has loaded already (the language server finds it from
+        the workspace folder, not from the working directory); ``scope_args``: the command
+        line's include/exclude/respect-gitignore/force-exclude."""
         from validator import config as config_mod
         from validator import packs
         from validator.commands import build_options, build_scope, validate_selection
         from validator.corpus import Corpus
 
-        self.cfg = config_mod.load(config_path)
+        self.cfg = cfg if cfg is not None else config_mod.load(config_path)
         self.max_bytes = getattr(self.cfg, "max_file_size", None) or None
         self.options, self.sel, self.ign = build_options(self.cfg, corpus, (), (), (), None, lang)
         validate_selection(self.cfg, self.options)
@@ -126,7 +129,7 @@ def warnings_command(paths, corpus, write, include, exclude, respect_gitignore, 
     if stdin_filename and not stdin:
         _fail("--stdin-filename names the text on standard input: give '-' as the path")
     try:
-        session = Session(corpus, config_path, lang, dict(
+        session = Session(corpus, config_path, lang, scope_args=dict(
             include=include, exclude=exclude, respect_gitignore=respect_gitignore,
             force_exclude=True if write else force_exclude))
     except user_errors as exc:
