@@ -1,7 +1,7 @@
 """durable_rules and caveat's own evaluator of ``when:`` give identical findings.
 
 Every case of every rule case file (tests/rules/cases/*.yaml) is checked with all rules
-on, once per engine (``CAVEAT_ENGINE``), and the findings — code, place, message,
+on (preview ones too), once per engine (``CAVEAT_ENGINE``), and the findings — code, place, message,
 evidence, fingerprints, everything the renderers print — must be equal and in the same order. Where
 durable_rules is not installed (CPython 3.13 and later) that half is skipped and the
 evaluator's findings are still held to the case file's expectations by test_cases.py.
@@ -35,7 +35,7 @@ def _findings(root: Path, doc: Path, case: dict, which: str, monkeypatch) -> lis
     monkeypatch.setenv("CAVEAT_ENGINE", which)
     monkeypatch.setenv("CAVEAT_LEDGER", "off")
     result = check_paths([str(doc)], Options(corpus=[str(root)] if case.get("corpus") else [],
-                                             lang=case.get("lang")))
+                                             lang=case.get("lang"), preview=True))
     assert result.errors == []
     return [f.to_dict() for f in result.findings]
 
