@@ -263,8 +263,53 @@ class _Subjects:
         return self._section[k]
 
 
+# A name written as the figure's label when it is no known system: 'EvalKit 3.2×',
+# 'GSM8K-Plat: 88.1%', 'SystemX 1.9×' (a capitalised or alphanumeric name, then a colon or
+# nothing, then the figure, at the start of its clause)
+_NAME_LABEL = re.compile(r"(?<![A-Za-z0-9_.+-])(?P<name>(?-i:(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z0-9][A-Za-z0-9]*)"
+                         r"(?:[-.+][A-Za-z0-9]+)*(?:\s(?:[A-Z][A-Za-z0-9]*|v?\d{1,3}(?:\.\d{1,3}){0,2})(?:[-.+][A-Za-z0-9]+)*){0,2}))"
+                         r"[*_]{0,2}\s{0,2}[:：]?[*_]{0,2}\s{0,2}(?:约|~|～|≈|about|roughly)?\s{0,2}$")
+_NOT_A_LABEL = {"the", "a", "an", "and", "or", "with", "on", "in", "at", "by", "of", "to", "from", "for",
+                "is", "was", "are", "were", "be", "vs", "than", "up", "about", "over", "under", "only",
+                "this", "that", "it", "we", "our", "total", "average", "mean", "median", "peak", "p50",
+                "p90", "p95", "p99", "tps", "qps", "ttft", "tpot", "itl", "e2e", "throughput", "latency",
+                "speedup", "memory", "accuracy", "score", "note", "result", "results", "wall-clock"}
+
+
+def _label_subject(text, c, clause_lo):
+    """The generic name the figure is written as a value of, or None."""
+    m = _NAME_LABEL.search(text, max(clause_lo, c.start - 40), c.start)
+    if not m:
+        return None
+    name = m.group("name")
+    if name.split()[0].lower() in _NOT_A_LABEL or len(name) < 3 or name.isdigit():
+        return None
+    # a metric's own name ('WER 2.53%', 'RTF 0.64', 'MMLU 71%') says what was measured, not of what
+    quantity = _metrics()[0][1]
+    hit = quantity.match(name)
+    if hit and hit.end() >= len(name.split()[0]):
+        return None
+    return name.lower()
+
+
+_AFTER_BARE = re.compile(r"[*_\s]{0,3}(?:$|[，,。;；、)）|+＋\]]|\s[+＋-]\s|\s?(?:and|与|和|及)\s)")
+
+
+def _ends_clause(text, c, sent) -> bool:
+    """Nothing after the figure says what it is: its clause ends right there."""
+    return c.end >= sent[1] or _AFTER_BARE.match(text, c.end, sent[1]) is not None
+
+
+def _label_before(text, c, sent) -> bool:
+    """The figure follows its name directly ('EvalKit 3.2×', 'SystemX：1.9×')."""
+    return _NAME_LABEL.search(text, max(sent[0], c.start - 40), c.start) is not None
+
+
 def _subject_and_baseline(doc, c, b, bi, sent, subjects):
     subject, _how = _pick_subject(doc.text, c, bi.systems, sent, b.start, bi)
+    if subject is None:
+        # no known system: the figure is the value of a named thing ('EvalKit 3.2×', 'GSM8K-Plat: 88.1%')
+        subject = _label_subject(doc.text, c, sent[0])
     if subject is None and b.entry is not None:
         subject = subjects.entry(b.entry)
     if subject is None and b.section is not None:
@@ -378,9 +423,13 @@ def annotate(doc, claims, names=None) -> list:
 
         c.conditions = _conditions(doc, c, b, sent, scopes, made)
         c.markers = _markers(doc, c, b, bi, sent)
+        if c.subject and c.kind in ("ratio", "percent") and _ends_clause(text, c, sent) \
+                and _label_before(text, c, sent):
+            # a name, the figure, and nothing after it ('EvalKit 3.2× +', 'SystemX 1.9×，')
+            c.traits = sorted(set(c.traits) | {"bare"})
         if scopes.elsewhere(c, b, sent):
             # from another experiment than the document's own: a quick test, a cited paper
-            c.markers = sorted(set(c.markers) | {"other_experiment"})
+            c.traits = sorted(set(c.traits) | {"other_experiment"})
         c.sources = sources.of(c, b)
 
     comps = find_comparisons(doc, claims)

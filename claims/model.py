@@ -259,6 +259,9 @@ class Claim:
     metric: Optional[str] = None
     conditions: dict = field(default_factory=dict)   # facet -> Condition (as dict in JSON)
     markers: list = field(default_factory=list)      # 'unverified', 'conditional', 'hedged', 'abstract_only'
+    # how the figure is written: 'bare' (a name, the figure, nothing after it: 'SystemX 1.9×'),
+    # 'other_experiment' (a quick test, a cited paper: the document's setup does not apply)
+    traits: list = field(default_factory=list)
     sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
     role: str = "body"
     # what the figure is: result | setting | capacity | size | hypothetical | symptom | count |
