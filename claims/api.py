@@ -11,6 +11,7 @@ the comparisons.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -29,6 +30,15 @@ class Analysis:
     # the document's names and arXiv titles (claims.names.DocumentNames), read on first use
     # by claims.names.read(analysis): a run that checks no entity rule never reads them
     names: Optional[object] = field(default=None, repr=False, compare=False)
+    # figures restated in another unit (claims.restated.Restatement), read on first use
+    restated: Optional[list] = field(default=None, repr=False, compare=False)
+
+    def restatements(self) -> list:
+        """The document's figures written once in one kind of unit and again in another."""
+        if self.restated is None:
+            from .restated import find
+            self.restated = find(self)
+        return self.restated
 
     def named_facets(self) -> dict:
         """facet -> (line, surface) of the first mention of its most named value anywhere in
@@ -74,6 +84,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             c.block = bi
             claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
+    share_list_units(text, claims)
     # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
     # they are counts of items, not figures with context: they join after annotate and classify
     counts = count_claims(doc, claims, names)
@@ -83,6 +94,39 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
         c.path = p
     claims = merge_counts(claims, counts, comparisons)
     return Analysis(document=doc, claims=claims, comparisons=comparisons, counts=read_counts(doc, claims))
+
+
+# bare numbers listed before the figure that carries the unit: '57,674, 54,543, and 50,302
+# tokens per second', '2,400、3,100 和 3,600 tok/s', '1.2 / 1.5 / 1.9 GB'
+_LIST_SEP = re.compile(r"\s{0,2}(?:,|，|、|/|;|；)?\s{0,2}(?:and|or|和|与|及|以及)?\s{0,2}$")
+
+
+def share_list_units(text: str, claims: list) -> None:
+    """A run of bare numbers written before one figure with a unit shares its unit (in place):
+    they are one list of measurements of the same thing, the unit written once."""
+    n = len(claims)
+    i = 0
+    while i < n:
+        c = claims[i]
+        if c.kind != "number" or c.value is None or c.unit != "dimensionless":
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and claims[j + 1].kind == "number" and claims[j + 1].value is not None \
+                and claims[j + 1].block == c.block and _LIST_SEP.match(text, claims[j].end, claims[j + 1].start):
+            j += 1
+        last = claims[j + 1] if j + 1 < n else None
+        if (last is not None and last.block == c.block and last.value and last.kind != "number"
+                and last.low is None and _LIST_SEP.match(text, claims[j].end, last.start)
+                and text[claims[j].end:last.start].strip()):
+            run = claims[i:j + 1]
+            # same magnitude: '2024 and 30 tok/s' are no list of one measurement
+            if all(0.1 <= abs(x.value) / abs(last.value) <= 10 for x in run):
+                factor = (last.base_value / last.value) if last.base_value is not None else 1.0
+                for x in run:
+                    x.kind, x.unit, x.base_unit = last.kind, last.unit, last.base_unit
+                    x.base_value = x.value * factor
+        i = j + 1
 
 
 def extract(text: str, path=None) -> list:

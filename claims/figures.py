@@ -585,6 +585,7 @@ class _Fig:
 
 
 _SPLIT = object()     # the candidate holds two figures, read apart (_split)
+_SCALE_WORDS_AS_NUMBERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
 def _read(m, ctx):
@@ -639,6 +640,10 @@ def _read(m, ctx):
     neg_sign = bool(g("sign"))
 
     # ---- a second number: range, or two figures ----
+    if n2s and conn in ("-", "–") and n2s.strip().lower() in _SCALE_WORDS_AS_NUMBERS:
+        # '2.8-trillion-parameter', '70-billion-token': the word is the first number's scale
+        v1 *= _SCALE_WORDS_AS_NUMBERS[n2s.strip().lower()]
+        n2s = None
     if n2s:
         v2, d2, st2 = _parse_num(n2s)
         if conn and conn.lower() == "and" and not btw:

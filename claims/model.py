@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import asdict, dataclass, field
-from typing import Optional
+from typing import NamedTuple, Optional
 
 # Roles a block can play in a briefing.
 ROLES = ("header", "body", "warnings", "summary", "sources_table", "references")
@@ -82,6 +82,16 @@ class Block:
     table: Optional[int] = None     # index into Document.tables of a table cell
     quoted: bool = False            # inside a block quote ('> …')
     html: bool = False              # inside an HTML block ('<p align="center"><img …><br>caption</p>')
+
+
+class Mention(NamedTuple):
+    """A name or condition the text mentions: 'hardware'/'model'/'system' from entities.yaml,
+    or a condition facet ('workload', 'concurrency' …) from facets.yaml."""
+    kind: str                  # the entity kind or the condition facet
+    value: str                 # canonical value ('H100', 'Llama 3.1 70B', 'sglang', 'prefix-heavy')
+    start: int                 # character offsets into the document text, end exclusive
+    end: int
+    surface: str               # as written
 
 
 @dataclass

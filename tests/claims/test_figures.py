@@ -235,3 +235,28 @@ def test_each_not_a_claim_test_refuses_its_case_and_passes_its_near_miss(why):
     assert [c.surface for c in figures.find_figures(refused)] == [] or why == "a hardware count" \
         and all("8×" not in c.surface for c in figures.find_figures(refused)), refused
     assert figures.find_figures(kept), kept
+
+
+def test_a_scale_word_joined_by_a_hyphen_scales_its_number():
+    from claims import extract
+    (c,) = extract("Kimi K3 is a 2.8-trillion-parameter MoE model.")
+    assert (c.kind, c.value, c.low) == ("count", 2.8e12, None)
+    (r,) = extract("2-5 million tokens")          # a range stays a range
+    assert (r.low, r.high) == (2e6, 5e6)
+
+
+def test_input_and_output_tokens_per_second_are_throughput():
+    from claims import extract
+    got = [(c.surface, c.kind) for c in extract("52.3k input tokens per second and 22.3k output tokens per second")]
+    assert got == [("52.3k input tokens per second", "throughput"), ("22.3k output tokens per second", "throughput")]
+
+
+def test_a_list_of_bare_numbers_shares_the_unit_written_once_after_it():
+    from claims import extract
+    cs = extract("per-node throughputs of 57,674, 54,543, and 50,302 tokens per second")
+    assert [(c.surface, c.kind, c.unit) for c in cs][:2] == [("57,674", "throughput", "token / second"),
+                                                            ("54,543", "throughput", "token / second")]
+    zh = extract("吞吐分别为 2,400、3,100 和 3,600 tok/s")
+    assert {c.kind for c in zh} == {"throughput"}
+    # near miss: a year and a rate are no list of one measurement
+    assert [c.kind for c in extract("在 2024 和 30 tok/s 之间")] == ["throughput"]
