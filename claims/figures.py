@@ -244,7 +244,7 @@ ANCHOR_NUM = re.compile(
     # identifier, a version or a longer number: not an anchor; nor after 'EAGLE-', 'x_',
     # '3/' (the figure pattern's guard refuses to start there); a sign only where the
     # figure pattern's sign can start ('EAGLE-3' holds neither)
-    r"[%s½¼¾⅓⅔⅛$¥￥€£负翻倍]++|(?<![A-Za-z0-9_.．#§@×✕^])(?<![A-Za-z0-9][-–_/:])[0-9０-９]++"
+    r"[%s½¼¾⅓⅔⅛$¥￥€£负翻倍]+|(?<![A-Za-z0-9_.．#§@×✕^])(?<![A-Za-z0-9][-–_/:])[0-9０-９]+"
     r"|(?<![A-Za-z0-9])[-−－](?=[0-9０-９])|US\$|<(?=[A-Za-z/])"
     % _CN_ANCHOR)
 # Number words and other word anchors.  Found by scanning ASCII words and looking them
@@ -253,7 +253,7 @@ _WORDS = f"{EN_ATOM}|half|quarter|minus|negative|percent|percents|twice|doubled|
 _WORD_ANCHORS = frozenset([v for w in _WORDS for v in (w, w.capitalize())]
                           + ["http", "https", "HTTP", "HTTPS", "www", "arxiv", "arXiv", "ARXIV"])
 _ARTICLE_NEXT = re.compile(r"[ \t]+(?:hundred|thousand|million|billion|half|quarter|dozen)(?![A-Za-z])")
-WORD_RE = re.compile(r"[A-Za-z]++")
+WORD_RE = re.compile(r"[A-Za-z]+")
 
 
 def _word_anchors(text, ps, pe):
@@ -329,7 +329,7 @@ class _Cand:
         return (self.pre if name in self.PRE else self.core).end(name)
 
 
-_NUM_FAST = re.compile(r"[0-9]++(?:\.[0-9]++)?+")
+_NUM_FAST = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,5 @@
-"""The `caveat` command line: check, extract, rules (and lazily: warnings, report, ledger).
+"""The `caveat` command line: check, extract, rules (and lazily: warnings, report, ledger,
+rule, schema).
 
 Start-up time matters (pre-commit runs this on every commit), so this module
 imports only click at the top; each command imports what it needs when it runs,
@@ -14,6 +15,11 @@ import sys
 
 import click
 
+from validator.commands import (  # noqa: F401 - other modules know these names through cli
+    build_options, build_scope, fail as _fail, internal_error as _internal_error,
+    relative as _relative, scope_options, user_errors as _user_errors, validate_selection,
+)
+
 PROGRESS_MIN_FILES = 5
 
 # name -> (module, attribute): commands other modules provide; absent module = absent command.
@@ -21,8 +27,17 @@ LAZY_COMMANDS = {
     "warnings": ("validator.warnings_cmd", "warnings_command"),
     "report": ("validator.report_cmd", "report_command"),
     "ledger": ("validator.report_cmd", "ledger_command"),
+    "rule": ("validator.rule_docs", "rule_command"),
+    "schema": ("validator.schema_cmd", "schema_command"),
     "lsp": ("validator.lsp", "lsp_command"),
 }
+
+ENVIRONMENT_HELP = """\b
+Environment:
+  NO_COLOR, FORCE_COLOR  colour off / on (see --color)
+  CAVEAT_JOBS            worker processes for many files (1: one process)
+  CAVEAT_LEDGER          claim ledger of a corpus: off, or a file path
+  CAVEAT_ENGINE          rule engine: auto (default), durable_rules, python"""
 
 
 def _module_exists(name: str) -> bool:
@@ -58,8 +73,19 @@ class CaveatGroup(click.Group):
             ctx.exit(130)
 
 
-@click.group(cls=CaveatGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="caveat", prog_name="caveat")
+def _print_version(ctx, param, value):
+    if not value or ctx.resilient_parsing:
+        return
+    from validator import engine
+    from validator.render.common import version
+    click.echo(f"caveat, version {version()}\n{engine.describe()}")
+    ctx.exit()
+
+
+@click.group(cls=CaveatGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=ENVIRONMENT_HELP)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and the rule engine in use, then exit.")
 def main():
     """Validate the quantitative claims of zh/en Markdown briefings."""
     # a file name that is not UTF-8 (surrogate escapes from the file system) is printed
@@ -71,74 +97,25 @@ def main():
 
 # ------------------------------------------------------------------ helpers
 
-def expand_paths(paths) -> list:
-    """Files as given, and every Markdown file under each directory (sorted, hidden dirs skipped).
-    Paths that do not exist are kept so the run reports them as input errors."""
-    out = []
-    for p in paths:
-        if os.path.isdir(p):
-            from validator.paths import markdown_files
-            out += markdown_files(p)
-        else:
-            out.append(p)
-    seen, uniq = set(), []
-    for p in out:
-        k = os.path.normpath(os.path.abspath(p))
-        if k not in seen:
-            seen.add(k)
-            uniq.append(p)
-    return uniq
-
-
-def _fail(message: str, code: int = 2):
-    click.echo(f"caveat: {message}", err=True)
-    sys.exit(code)
-
-
-def _colour_wanted(stream) -> bool:
-    return stream.isatty() and not os.environ.get("NO_COLOR")
-
-
-def _internal_error(exc: BaseException, debug: bool):
-    if debug:
-        raise exc
-    _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)")
-
-
-def _user_errors():
-    """Exception types whose message is the one line to print (exit 2)."""
-    from validator.baseline import BaselineError
-    from validator.config import ConfigError
-    types = [ConfigError, BaselineError]
-    try:
-        from validator.errors import UsageError
-        types.append(UsageError)
-    except ImportError:   # pragma: no cover - engine side not installed
-        pass
-    try:
-        from claims.errors import InputError
-        types.append(InputError)
-    except ImportError:   # pragma: no cover
-        pass
-    return tuple(types)
-
-
 # ------------------------------------------------------------------ check
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "junit")
 
 
-@main.command(short_help="Check briefings and gate publication (exit 0/1/2).")
+@main.command(short_help="Check briefings and gate publication (exit 0/1/2).", epilog=ENVIRONMENT_HELP)
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--corpus", "corpus", multiple=True, metavar="DIR",
               help="Corpus root for cited sources and cross-document search (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("-o", "--output-file", "output_file", metavar="FILE",
+              help="Write the report to FILE instead of standard output.")
 @click.option("--fail-on", type=click.Choice(("error", "warning", "info", "never")), default=None,
               help="Lowest severity that fails the gate [default: warning, or config].")
 @click.option("--select", "select", multiple=True, metavar="CODES",
               help="Only these codes, prefixes (CV3) or families (comma list, repeatable).")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES",
               help="Skip these codes, prefixes or families (comma list, repeatable).")
+@scope_options
 @click.option("--rules", "rules_dirs", multiple=True, metavar="DIR",
               help="Folder of your own rule packs, added to the built-in ones (repeatable).")
 @click.option("--config", "config_path", metavar="PATH",
@@ -147,61 +124,35 @@ FORMATS = ("text", "json", "sarif", "github")
               help="Accept the findings recorded in FILE; only new ones fail.")
 @click.option("--write-baseline", "write_baseline_path", metavar="FILE",
               help="Record the current findings in FILE (then they no longer fail).")
+@click.option("--stdin-filename", metavar="PATH",
+              help="With '-' as the path: the name the text on standard input is checked under.")
 @click.option("--lang", type=click.Choice(("zh", "en")), default=None,
               help="Message language (default: each document's own).")
 @click.option("--preview", is_flag=True, default=False,
               help="Also run the rules marked preview (not yet proven on real briefings).")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Only what needs action: no summary, progress, notices or acknowledged findings.")
+@click.option("--statistics", is_flag=True, help="Count findings per code instead of listing them.")
+@click.option("--color", "color", type=click.Choice(("auto", "always", "never")), default="auto",
+              show_default=True, help="Colour and the grouped view with carets (auto: on a terminal).")
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
-def check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path, baseline_path,
-          write_baseline_path, lang, preview, debug):
-    """Check briefings; exit 0 pass, 1 gate failed, 2 usage/config/input error."""
+def check(paths, debug, **kw):
+    """Check briefings; exit 0 pass, 1 gate failed, 2 usage/config/input error.
+
+    PATH is a file, a folder (every Markdown file in scope under it) or '-' for
+    standard input (with --stdin-filename)."""
     user_errors = _user_errors()
     try:
-        code = _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
-                      baseline_path, write_baseline_path, lang, preview)
+        code = _check(paths, **kw)
     except user_errors as exc:
         if debug:
             raise
-        _fail(str(exc))
+        _fail(_relative(str(exc)))
     except (KeyboardInterrupt, SystemExit, click.exceptions.Exit):
         raise
     except Exception as exc:   # a bug: one line unless --debug
         _internal_error(exc, debug)
     sys.exit(code)
-
-
-def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang, preview=False):
-    """Merge config and command line into validator.options.Options.
-
-    The command line wins: --select replaces the config's select, --ignore adds to
-    it, --corpus/--rules add folders.  Meta codes (CV0xx) are handled here, not by
-    the rule packs, so they are kept out of the engine's selection."""
-    import dataclasses
-
-    from validator.gate import parse_codes
-    from validator.options import Options
-
-    sel = parse_codes(select) or list(cfg.select)
-    ign = list(cfg.ignore) + parse_codes(ignore)
-
-    def engine_side(codes):
-        return [c for c in codes if not (c.upper().startswith("CV0") and c.upper() != "CV")]
-
-    engine_sel = engine_side(sel)
-    fields = {f.name for f in dataclasses.fields(Options)}
-    kw = dict(select=(engine_sel or None) if not (sel and not engine_sel) else None,
-              ignore=engine_side(ign), severity=dict(cfg.severity), params=dict(cfg.params),
-              corpus=list(cfg.corpus) + [os.path.abspath(c) for c in corpus],
-              rules_dirs=list(cfg.rules) + list(rules_dirs),
-              fail_on=fail_on or cfg.fail_on or "warning", lang=lang or cfg.lang,
-              preview=bool(preview or getattr(cfg, "preview", False)))
-    # pack severity/params overrides must not name meta codes
-    kw["severity"] = {c: s for c, s in kw["severity"].items() if not c.startswith("CV0")}
-    kw["params"] = {c: p for c, p in kw["params"].items() if not c.startswith("CV0")}
-    if cfg.warnings_patterns:
-        kw["warnings_patterns"] = cfg.warnings_patterns
-    opts = Options(**{k: v for k, v in kw.items() if k in fields})
-    return opts, sel, ign
 
 
 def _run_engine(files, options, show_progress):
@@ -213,27 +164,70 @@ def _run_engine(files, options, show_progress):
         return run_mod.check_paths(files, options, progress=lambda *_: bar.update(1))
 
 
-def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
-           baseline_path, write_baseline_path, lang, preview=False) -> int:
+def _notice(message: str, quiet: bool) -> None:
+    if not quiet:
+        click.echo(f"caveat: {message}", err=True)
+
+
+def _check(paths, corpus, fmt, output_file, fail_on, select, ignore, include, exclude,
+           respect_gitignore, force_exclude, rules_dirs, config_path, baseline_path,
+           write_baseline_path, stdin_filename, lang, quiet, statistics, color,
+           preview=False) -> int:
+    from types import SimpleNamespace
+
     from validator import baseline as baseline_mod
     from validator import config as config_mod
+    from validator import paths as paths_mod
     from validator import suppress as suppress_mod
+    from validator.errors import UsageError
     from validator.gate import gate_failed, is_enabled, summarize
+    from validator.output import Output
+
+    if statistics and fmt != "text":
+        raise UsageError("--statistics prints a table: use it with --format text "
+                         "(the JSON summary has by_code)")
+    stdin = paths_mod.STDIN in paths
+    if stdin and len(paths) > 1:
+        raise UsageError("'-' (standard input) cannot be combined with other paths")
+    if stdin_filename and not stdin:
+        raise UsageError("--stdin-filename names the text on standard input: give '-' as the path")
 
     cfg = config_mod.load(config_path)
-    options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang, preview)
+    options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang,
+                                      preview)
+    validate_selection(cfg, options, select, ignore)
+    options.scope = build_scope(cfg, include, exclude, respect_gitignore, force_exclude)
+    from claims import reader
     if cfg.max_file_size:
         # the reader takes its default limit at call time; this process (and the workers it
         # forks) runs exactly one check
-        from claims import reader
         reader.DEFAULT_MAX_BYTES = cfg.max_file_size
-    files = expand_paths(paths)
-    if not files:
-        _fail("no Markdown files under " + ", ".join(paths))
-    show_progress = len(files) > PROGRESS_MIN_FILES and sys.stderr.isatty() and fmt == "text"
-    result = _run_engine(files, options, show_progress)
+    out = Output(output_file, color)
+
+    if stdin:
+        name = stdin_filename or paths_mod.STDIN
+        files = paths_mod.Expanded([name])
+        if stdin_filename and options.scope.force_exclude and options.scope.excluded(name):
+            # ruff's convention: a file the scope leaves out is not checked, from stdin either
+            files = paths_mod.Expanded([], skipped=[(name, options.scope.excluded(name))])
+            result = SimpleNamespace(findings=[], errors=[], analyses={}, corpus=None)
+        else:
+            from validator.text_check import check_text, read_stdin
+            text, info = read_stdin(sys.stdin.buffer, name, reader.DEFAULT_MAX_BYTES)
+            result = check_text(text, name, options, bom=info["bom"], newline=info["newline"])
+    else:
+        files = paths_mod.expand(paths, options.scope)
+        if not files and not files.errors:
+            walked = [p for p in paths if os.path.isdir(p) and paths_mod.markdown_files(p)]
+            if not (files.skipped or walked):
+                _fail("no Markdown files under " + ", ".join(paths))
+        show_progress = (len(files) > PROGRESS_MIN_FILES and sys.stderr.isatty() and fmt == "text"
+                         and not quiet)
+        result = (_run_engine(files, options, show_progress) if files
+                  else SimpleNamespace(findings=[], errors=[], analyses={}, corpus=None))
     analyses = dict(getattr(result, "analyses", {}) or {})
-    errors = [str(e) for e in (result.errors or [])]
+    errors = list(files.errors) + [str(e) for e in (result.errors or []) if str(e) not in files.errors]
+    errors = [_relative(e) for e in errors]
 
     # severity overrides for codes the engine does not own, and selection of every code
     findings = []
@@ -273,11 +267,10 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
     # baseline
     if write_baseline_path:
         n = baseline_mod.write(write_baseline_path, findings)
-        click.echo(f"caveat: wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {write_baseline_path}",
-                   err=True)
+        _notice(f"wrote {n} baseline entr{'y' if n == 1 else 'ies'} to {write_baseline_path}", quiet)
         baseline_path = write_baseline_path
     if baseline_path:
-        checked = list(analyses) or files
+        checked = list(analyses) or list(files)
         stale = baseline_mod.apply(baseline_path, findings, checked, lang_of)
         for f in stale:
             if is_enabled(f.code, sel, ign, f.family, f.rule):
@@ -286,10 +279,14 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
                 findings.append(f)
 
     summary = summarize(findings, files=len(analyses) if analyses else max(0, len(files) - len(errors)),
-                        errors=len(errors), fail_on=options.fail_on)
+                        errors=len(errors), fail_on=options.fail_on, skipped=len(files.skipped))
     for e in errors:
         click.echo(f"caveat: {e}", err=True)
-    _emit(fmt, findings, errors, summary, doc_of, options)
+    if not files and not errors:
+        why = ", ".join(sorted({w for _, w in files.skipped})) or "include/exclude/.gitignore"
+        _notice(f"nothing to check: every file given is outside the scope ({why})", quiet)
+    _emit(fmt, findings, errors, summary, doc_of, options, out, quiet, statistics,
+          list(analyses) or list(files))
     if getattr(result, "corpus", None) is not None:
         result.corpus.close()
     if errors:
@@ -297,23 +294,31 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
     return 1 if gate_failed(findings, options.fail_on) else 0
 
 
-def _emit(fmt, findings, errors, summary, doc_of, options):
+def _rules_meta(options) -> dict:
+    from validator import rules_table
+    try:
+        return rules_table.by_code(rules_table.load(options.rules_dirs))
+    except Exception:   # the table is decoration: a pack problem was already reported by the run
+        return rules_table.by_code([dict(m, builtin=True) for m in rules_table.META_RULES])
+
+
+def _emit(fmt, findings, errors, summary, doc_of, options, out, quiet=False, statistics=False,
+          checked=()):
     if fmt == "json":
         from validator.render import json_out
-        click.echo(json_out.render(findings, summary, errors), nl=False)
+        out.write(json_out.render(findings, summary, errors, checked))
     elif fmt == "sarif":
-        from validator import rules_table
         from validator.render import sarif
-        try:
-            meta = rules_table.by_code(rules_table.load(options.rules_dirs))
-        except Exception:   # the table is decoration: a pack problem was already reported by the run
-            meta = rules_table.by_code(rules_table.META_RULES)
-        click.echo(sarif.render(findings, meta, errors), nl=False)
+        out.write(sarif.render(findings, _rules_meta(options), errors))
+    elif fmt == "junit":
+        from validator.render import json_out, junit
+        out.write(junit.render(findings, checked, errors, options.fail_on,
+                               [json_out.error_dict(e, checked) for e in errors]))
     elif fmt == "github":
         from validator.render import github, text
         line = text.summary_line(summary)
-        out, _ = github.render(findings, errors, line)
-        click.echo(out, nl=False)
+        body, _ = github.render(findings, errors, "" if quiet else line)
+        out.write(body)
         step = os.environ.get("GITHUB_STEP_SUMMARY")
         if step:
             try:
@@ -321,10 +326,12 @@ def _emit(fmt, findings, errors, summary, doc_of, options):
                     fh.write(github.step_summary(findings, errors, line))
             except OSError as exc:
                 click.echo(f"caveat: cannot write $GITHUB_STEP_SUMMARY ({step}): {exc.strerror}", err=True)
+    elif statistics:
+        from validator.render import text
+        out.write(text.render_statistics(findings, summary, _rules_meta(options)))
     else:
         from validator.render import text
-        stream = click.get_text_stream("stdout")
-        if stream.isatty():
+        if out.grouped:
             def line_text(path, line):
                 d = doc_of(path)
                 if d is not None:
@@ -333,10 +340,10 @@ def _emit(fmt, findings, errors, summary, doc_of, options):
                     except (IndexError, AttributeError):
                         return None
                 return None
-            click.echo(text.render_terminal(findings, summary, line_text,
-                                            colour=_colour_wanted(stream)), nl=False, color=_colour_wanted(stream))
+            out.write(text.render_terminal(findings, summary, line_text, colour=out.colour,
+                                           columns=out.columns, quiet=quiet))
         else:
-            click.echo(text.render_plain(findings, summary), nl=False)
+            out.write(text.render_plain(findings, summary, quiet=quiet))
 
 
 # ------------------------------------------------------------------ extract
@@ -351,11 +358,15 @@ def extract(paths, fmt, debug):
 
     from claims.api import read_document
     from claims.errors import InputError
+    from validator.paths import expand
 
-    bad = 0
     rows = []
-    out = click.get_text_stream("stdout")
-    for path in expand_paths(paths):
+    out = sys.stdout
+    files = expand(paths)
+    for e in files.errors:
+        click.echo(f"caveat: {e}", err=True)
+    bad = len(files.errors)
+    for path in files:
         try:
             analysis = read_document(path)
         except InputError as exc:

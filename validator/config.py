@@ -5,7 +5,15 @@ holding ``.caveat.yaml``/``.caveat.yml`` or a ``pyproject.toml`` with a
 ``[tool.caveat]`` table (the YAML file wins inside one directory, as ruff's own
 file beats pyproject).  Every key is validated; an unknown key or a bad value is
 one line naming the file and the line, and the run stops with exit 2.
-Relative ``corpus`` and ``rules`` directories resolve against the config file.
+Relative ``corpus`` and ``rules`` directories, and the ``include``/``exclude``
+patterns (gitignore syntax), resolve against the config file's folder.
+
+A ``pyproject.toml`` is parsed before it is asked whether it has a ``[tool.caveat]``
+table: one that does not parse is skipped only when it never mentions ``tool.caveat``,
+so a broken ``[tool.caveat`` header is an error, not a silently ignored config.
+The key positions (``Config.line_of``) stay with the loaded config, so values that
+can only be judged against the rule packs (``select``, ``severity``, ``params``) are
+reported at their line too (``validator.commands``).
 """
 from __future__ import annotations
 
@@ -20,7 +28,9 @@ from validator.gate import FAIL_ON_LEVELS, parse_codes
 
 YAML_NAMES = (".caveat.yaml", ".caveat.yml")
 KNOWN_KEYS = ("select", "ignore", "severity", "fail-on", "corpus", "rules", "params",
-              "warnings-patterns", "max-file-size", "lang", "preview")
+              "warnings-patterns", "max-file-size", "lang", "preview", "include", "exclude",
+              "respect-gitignore", "force-exclude")
+_MENTIONS_CAVEAT = re.compile(r"tool\s*\.\s*[\"']?caveat\b")
 CODE_RE = re.compile(r"^CV\d{1,3}$", re.I)
 
 
@@ -47,6 +57,21 @@ class Config:
     max_file_size: Optional[int] = None
     lang: Optional[str] = None
     preview: bool = False
+    include: list = field(default_factory=list)      # gitignore-style, relative to the config's folder
+    exclude: list = field(default_factory=list)
+    respect_gitignore: Optional[bool] = None
+    force_exclude: Optional[bool] = None
+    line_of: object = field(default=None, repr=False, compare=False)   # keys -> line or None
+
+    @property
+    def root(self) -> Optional[str]:
+        """The folder the config's relative paths and patterns are relative to."""
+        return os.path.dirname(os.path.abspath(self.path)) if self.path else None
+
+    def error(self, keys, message) -> "ConfigError":
+        """A ConfigError naming this file and the line of ``keys`` (a tuple of nested keys)."""
+        line = self.line_of(tuple(keys)) if self.line_of else None
+        return ConfigError(self.path, message, line)
 
 
 def discover(start: Optional[str] = None) -> Optional[str]:
@@ -67,11 +92,23 @@ def discover(start: Optional[str] = None) -> Optional[str]:
 
 
 def _has_tool_caveat(path: str) -> bool:
+    """Whether ``path`` (a pyproject.toml) configures caveat. Parsed first: a file that
+    does not parse is an error when it mentions ``tool.caveat`` anywhere (the header
+    itself may be what is broken), and someone else's business otherwise."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return re.search(r"^\s*\[\s*tool\.caveat\s*[\].]", fh.read(), re.M) is not None
-    except OSError:
+        with open(path, encoding="utf-8-sig") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError):
         return False
+    toml = _toml_module()
+    try:
+        doc = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
+        if _MENTIONS_CAVEAT.search(text):
+            raise _toml_error(path, exc) from None
+        return False
+    tool = doc.get("tool")
+    return isinstance(tool, dict) and "caveat" in tool
 
 
 def load(explicit: Optional[str] = None, start: Optional[str] = None) -> Config:
@@ -95,14 +132,26 @@ def load(explicit: Optional[str] = None, start: Optional[str] = None) -> Config:
 
 # -- TOML ---------------------------------------------------------------------------
 
-def _load_toml(path, text):
-    import tomllib
+def _toml_module():
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+)", str(exc))
-        raise ConfigError(path, re.sub(r"\s*\(at line.*\)$", "", str(exc)),
-                          int(m.group(1)) if m else None)
+        import tomllib                      # Python 3.11+
+    except ModuleNotFoundError:             # Python 3.10: the same parser, packaged
+        import tomli as tomllib
+    return tomllib
+
+
+def _toml_error(path, exc) -> ConfigError:
+    m = re.search(r"\(at line (\d+)", str(exc))
+    return ConfigError(path, "invalid TOML: " + re.sub(r"\s*\(at line.*\)$", "", str(exc)),
+                       int(m.group(1)) if m else getattr(exc, "lineno", None))
+
+
+def _load_toml(path, text):
+    toml = _toml_module()
+    try:
+        doc = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
+        raise _toml_error(path, exc) from None
     tool = doc.get("tool", {})
     if "caveat" not in tool and os.path.basename(path) == "pyproject.toml":
         raise ConfigError(path, "no [tool.caveat] table")
@@ -144,9 +193,9 @@ def _load_yaml(path, text):
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(path, f"invalid YAML: {problem}", mark.line + 1 if mark else None)
+        raise ConfigError(path, f"invalid YAML: {problem}", mark.line + 1 if mark else None) from None
     except RecursionError:   # PyYAML composes recursively: '[[[[…' thousands deep
         raise ConfigError(path, "invalid YAML: nested too deeply") from None
     if data is None:
@@ -174,7 +223,7 @@ def _load_yaml(path, text):
 def _validate(path, data, line_of) -> Config:
     if not isinstance(data, dict):
         raise ConfigError(path, "[tool.caveat] must be a table")
-    cfg = Config(path=path)
+    cfg = Config(path=path, line_of=line_of)
     base = os.path.dirname(os.path.abspath(path))
 
     def err(keys, msg):
@@ -184,7 +233,8 @@ def _validate(path, data, line_of) -> Config:
         key = str(raw_key).replace("_", "-")
         k = (raw_key,)
         if key not in KNOWN_KEYS:
-            err(k, f"unknown config key '{raw_key}' (known: {', '.join(KNOWN_KEYS)})")
+            err(k, f"unknown config key '{raw_key}'{did_you_mean(key, KNOWN_KEYS)} "
+                   f"(known: {', '.join(KNOWN_KEYS)})")
         if key in ("select", "ignore"):
             if not isinstance(value, (str, list)) or (isinstance(value, list) and not all(isinstance(v, str) for v in value)):
                 err(k, f"'{raw_key}' must be a list of rule codes or prefixes")
@@ -242,6 +292,20 @@ def _validate(path, data, line_of) -> Config:
             if size is None:
                 err(k, f"'max-file-size': {value!r} is not a size like 2000000, '512 KB' or '2 MB'")
             cfg.max_file_size = size
+        elif key in ("include", "exclude"):
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                err(k, f"'{raw_key}' must be a list of gitignore-style patterns")
+            from validator.paths import check_patterns
+            problem = check_patterns(value)
+            if problem:
+                err(k, f"'{raw_key}': {problem}")
+            setattr(cfg, key, list(value))
+        elif key in ("respect-gitignore", "force-exclude"):
+            if not isinstance(value, bool):
+                err(k, f"'{raw_key}' must be true or false, got {value!r}")
+            setattr(cfg, key.replace("-", "_"), value)
         elif key == "lang":
             if value not in ("zh", "en"):
                 err(k, f"'lang': {value!r} is not zh or en")
@@ -251,6 +315,13 @@ def _validate(path, data, line_of) -> Config:
                 err(k, f"'preview': {value!r} is not true or false")
             cfg.preview = value
     return cfg
+
+
+def did_you_mean(word: str, choices) -> str:
+    """' (did you mean 'x'?)' for the closest of ``choices``, or ''."""
+    import difflib
+    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 10**6, "mb": 10**6,

@@ -20,43 +20,110 @@ What durable_rules does badly, and what this module does about it
   conditions are re-evaluated in Python); a miss is an ``EngineError``. Facts the
   Python reading rules out are not asserted at all (most facts match nothing, and an
   assert costs a JSON round trip); the engine decides the rest.
+
+Where durable_rules is not installed (it does not build on CPython 3.13 and later: the
+dependency carries an environment marker) the same compiled conditions run on
+``packs.evaluate``, caveat's own evaluator of the ``when:`` language, with the same
+fact checks and the same firing order. ``CAVEAT_ENGINE=python`` picks it everywhere,
+``CAVEAT_ENGINE=durable_rules`` insists on durable_rules (a usage error where it is
+absent); tests/rules/test_engines_agree.py runs every rule case file through both.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import itertools
 import json
+import os
 import threading
+import warnings
 
-from durable import engine as _de
+# durable_rules 2.0.28 times each action with datetime.utcfromtimestamp(0), deprecated from
+# Python 3.12: one DeprecationWarning per matched fact, about the library's code, not ours
+# (6,384 in the test run, and an error under `python -W error`). Silenced around the
+# library's calls only (``_quiet_durable``), where a caller's filters cannot undo it.
+_DURABLE_DEPRECATION = r"datetime\.datetime\.utcfromtimestamp\(\) is deprecated"
 
-from .errors import EngineError
+try:
+    from durable import engine as _de
+    _DURABLE_PROBLEM = None
+except ImportError as _exc:   # not installed, or built against a C API this Python lacks
+    _de = None
+    _DURABLE_PROBLEM = " ".join(str(_exc).split())[:200] or type(_exc).__name__
+
+from .errors import EngineError, UsageError
 from .packs import evaluate
+
+ENGINES = ("durable_rules", "python")
 
 from .limits import MAX_FACTS_PER_SESSION as MAX_SESSION_FACTS  # noqa: E402
 _SCALARS = (str, int, float, bool)
 
 _host = None
 _host_lock = threading.Lock()
+
+
+def durable_version():
+    """The installed durable_rules version, or None where it cannot be imported."""
+    if _de is None:
+        return None
+    try:
+        from importlib.metadata import version
+        return version("durable_rules")
+    except Exception:  # noqa: BLE001 - installed without metadata (a source checkout)
+        return "unknown version"
+
+
+def selected() -> str:
+    """The engine this process runs: ``CAVEAT_ENGINE`` when set, else durable_rules
+    where it imports, else caveat's own evaluator."""
+    want = os.environ.get("CAVEAT_ENGINE", "").strip().lower().replace("-", "_")
+    if want in ("", "auto"):
+        return "durable_rules" if _de is not None else "python"
+    if want in ("durable", "durable_rules"):
+        if _de is None:
+            raise UsageError(f"CAVEAT_ENGINE={want}: durable_rules cannot be imported here "
+                             f"({_DURABLE_PROBLEM}); unset it to use caveat's own evaluator")
+        return "durable_rules"
+    if want == "python":
+        return "python"
+    raise UsageError(f"CAVEAT_ENGINE={want!r} is not one of auto, durable_rules, python")
+
+
+def describe() -> str:
+    """One line for ``caveat --version``: which engine runs the rule packs, and why."""
+    try:
+        which = selected()
+    except UsageError as exc:
+        return str(exc)
+    if which == "durable_rules":
+        return f"rule engine: durable_rules {durable_version()}"
+    why = ("CAVEAT_ENGINE=python" if _de is not None
+           else f"durable_rules unavailable: {_DURABLE_PROBLEM}")
+    return f"rule engine: caveat's own when: evaluator ({why})"
+
+
 _rulesets: dict = {}            # definition hash -> ruleset name
 _sessions: dict = {}            # sid -> _Session
 _sid_counter = itertools.count(1)
 
 
-class _QuietHost(_de.Host):
-    """A Host without the background dispatch/timer threads: we drive actions ourselves."""
+def _quiet_host():
+    class _QuietHost(_de.Host):
+        """A Host without the background dispatch/timer threads: we drive actions ourselves."""
 
-    def _run(self):  # noqa: D401 - override
-        self._d_timer = None
-        self._t_timer = None
+        def _run(self):  # noqa: D401 - override
+            self._d_timer = None
+            self._t_timer = None
+    return _QuietHost()
 
 
 def _get_host():
     global _host
     with _host_lock:
         if _host is None:
-            _host = _QuietHost()
+            _host = _quiet_host()
         return _host
 
 
@@ -143,17 +210,43 @@ def run(rules, facts, on_match) -> int:
     from .packs import condition_fields
     for r in rules:
         needed[r.code] = condition_fields(r.condition)
-    name = _ruleset_for(rules)
-    host = _get_host()
-    total = 0
-    batch = []
-    for item in facts:
-        batch.append(item)
-        if len(batch) >= MAX_SESSION_FACTS:
+    if selected() == "python":
+        return _run_python(by_code, needed, facts, on_match)
+    with _quiet_durable():
+        name = _ruleset_for(rules)
+        host = _get_host()
+        total = 0
+        batch = []
+        for item in facts:
+            batch.append(item)
+            if len(batch) >= MAX_SESSION_FACTS:
+                total += _run_session(host, name, by_code, needed, batch, on_match)
+                batch = []
+        if batch:
             total += _run_session(host, name, by_code, needed, batch, on_match)
-            batch = []
-    if batch:
-        total += _run_session(host, name, by_code, needed, batch, on_match)
+        return total
+
+
+@contextlib.contextmanager
+def _quiet_durable():
+    """A context in which durable_rules' own deprecation warning (see above) is not shown."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=_DURABLE_DEPRECATION, category=DeprecationWarning)
+        yield
+
+
+def _run_python(by_code, needed, facts, on_match) -> int:
+    """The same rules without durable_rules: each fact that its rule's compiled condition
+    holds for fires once, in the order the facts come (the order durable_rules fires in,
+    since every assert runs its actions synchronously)."""
+    total = 0
+    for rule, fact in facts:
+        total += 1
+        if rule.code not in by_code:
+            raise EngineError(f"fact for rule {rule.code} which is not in this run")
+        clean = _clean(rule, fact, needed[rule.code])
+        if evaluate(rule.condition, clean):
+            on_match(rule, fact, fact.get("_side"))
     return total
 
 

@@ -66,14 +66,19 @@ def gate_failed(findings, fail_on: str) -> bool:
     return any(fails_gate(f, fail_on) for f in findings)
 
 
-def summarize(findings, files: int = 0, errors: int = 0, fail_on: str = "warning") -> dict:
-    """Counts every renderer prints the same way."""
+def summarize(findings, files: int = 0, errors: int = 0, fail_on: str = "warning",
+              skipped: int = 0) -> dict:
+    """Counts every renderer prints the same way. ``errors``: inputs that could not be
+    checked (a run with any does not pass, whatever its findings); ``skipped``: files
+    named on the command line that the scope left out (``force-exclude``)."""
     shown = [f for f in findings if not f.suppressed]
     by_sev = {s: 0 for s in ("error", "warning", "info")}
     by_family: dict = {}
+    by_code: dict = {}
     for f in shown:
         by_sev[f.severity] = by_sev.get(f.severity, 0) + 1
         by_family[f.family] = by_family.get(f.family, 0) + 1
+        by_code[f.code] = by_code.get(f.code, 0) + 1
     return {
         "files": files,
         "findings": len(shown),
@@ -85,6 +90,8 @@ def summarize(findings, files: int = 0, errors: int = 0, fail_on: str = "warning
         "failing": sum(1 for f in findings if fails_gate(f, fail_on)),
         "input_errors": errors,
         "by_family": dict(sorted(by_family.items())),
+        "by_code": dict(sorted(by_code.items())),
+        "skipped": skipped,
         "fail_on": fail_on,
         "passed": not gate_failed(findings, fail_on) and not errors,
     }

@@ -16,4 +16,5 @@ class Options:
     fail_on: str = "warning"
     warnings_patterns: list = field(default_factory=list)   # config: extra warnings-section headings
     lang: Optional[str] = None           # force message language ('zh'|'en'); None = document's
+    scope: Optional[object] = None       # validator.paths.Scope: which files a folder argument means
     preview: bool = False                # run the rules marked ``preview: true`` too

@@ -74,7 +74,7 @@ class Rule:
                 path=str(ev.get("path", "")), line=int(ev.get("line", 0) or 0),
                 surface=str(ev.get("surface", "")), col=int(ev.get("col", 1) or 1),
                 note=str(ev.get("note", ""))))
-        return Finding(
+        finding = Finding(
             code=self.code, family=self.family, severity=self.severity,
             path=str(fact.get("path", "")), line=int(fact.get("line", 0)),
             col=int(fact.get("col", 1)), end_line=int(fact.get("end_line", fact.get("line", 0))),
@@ -83,6 +83,9 @@ class Rule:
             message=format_template(self.message[lang], values),
             evidence=evidence, acknowledgeable=self.acknowledgeable, rule=self.name,
             key=str(fact.get("key", "")), help=format_template(self.fix[lang], values))
+        # the values its texts were made from: the warnings writer words its disclosure with them
+        finding.vars = {k: v for k, v in values.items() if isinstance(v, (str, int, float))}
+        return finding
 
 
 # ---------------------------------------------------------------- templates

@@ -35,10 +35,12 @@ COLUMNS = ("code", "family", "severity", "acknowledgeable", "summary")
 def load(rules_dirs=()) -> list:
     """Rows (dicts) for every rule, sorted by code. Raises UsageError for a bad pack."""
     from validator import packs
-    rows = [dict(m) for m in META_RULES]
+    rows = [dict(m, builtin=True) for m in META_RULES]
+    builtin = str(packs.builtin_rules_dir())
     for r in packs.load_all(rules_dirs):
         rows.append({"code": r.code, "name": r.name, "family": r.family, "severity": r.severity,
                      "acknowledgeable": bool(r.acknowledgeable), "pack": r.pack,
+                     "builtin": str(r.path).startswith(builtin),
                      "summary": ("(preview) " if r.preview else "") + r.summary, "why": r.why,
                      "preview": bool(r.preview),
                      "fix": (r.fix or {}).get("en", "") if isinstance(r.fix, dict) else str(r.fix)})

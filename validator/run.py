@@ -19,7 +19,7 @@ from functools import partial
 
 from . import engine, packs
 from .corpus import LEDGER_APPROX_REL, Corpus
-from .paths import markdown_files
+from .paths import expand
 from .coverage import covered
 from .errors import EngineError, UsageError
 from .facts import Context, statements
@@ -38,26 +38,6 @@ class RunResult:
 def _read(path: str):
     from claims.api import read_document
     return read_document(path)
-
-
-def expand_paths(paths, errors: list) -> list:
-    """Files to check: each file argument, and every Markdown file under a folder argument."""
-    out, seen = [], set()
-    for p in paths:
-        p = str(p)
-        if os.path.isdir(p):
-            files = markdown_files(p)
-        elif os.path.exists(p):
-            files = [p]
-        else:
-            errors.append(f"{p}: no such file or directory")
-            continue
-        for f in files:
-            real = os.path.realpath(f)
-            if real not in seen:
-                seen.add(real)
-                out.append(f)
-    return out
 
 
 def apply_warnings_patterns(analysis, patterns) -> None:
@@ -335,7 +315,7 @@ def _check_paths(paths, options, progress) -> RunResult:
         if not os.path.exists(root):
             raise UsageError(f"{root}: corpus folder does not exist")
     result = RunResult(rules=rules)
-    files = expand_paths(paths, result.errors)
+    files = expand(paths, getattr(options, "scope", None), result.errors)
     # the ledger rows of the checked files are stored after the index is built (below):
     # the checks take those files' claims from their analyses
     corpus = Corpus(options.corpus, _read, errors=[], defer_ledger=True) if options.corpus else None

@@ -1,10 +1,15 @@
 """The text of caveat-managed warnings entries, in the briefing's own style and language.
 
 Two styles: labelled entries like the author's (`⚠️ T2 矛盾 · title` followed by
-`现象：` / `风险：` / `建议：` lines) and Markdown list items. Every entry names the
-figure exactly as written (so coverage recognises it), its line, and the evidence
-(the conflicting figure and where it stands, the line stating the conditions, the
-cited source). Wording lives in claims/data/warnings.yaml.
+`现象：` / `风险：` / `建议：` lines) and Markdown list items. An entry reads as the
+author's disclosure of a figure ("⚠️ T4 待核实 · P99 延迟下降 38%（第 16 行）未见于所引来源"),
+never as the finding's message to the author ("… the warnings section does not list
+it"): each rule code has its disclosure wording (``disclosures`` in
+claims/data/warnings.yaml), filled from the rule's own variables (``Finding.vars``).
+Every entry names the figure exactly as written (so coverage recognises it), the
+lines it stands on (one entry for one figure stated on several lines), and the
+evidence (the conflicting figure and where it stands, the line stating the
+conditions, the cited source).
 """
 from __future__ import annotations
 
@@ -157,8 +162,100 @@ def _relative_paths(s: str, roots: tuple) -> str:
     return s
 
 
+def _lines_text(lines, lang: str) -> str:
+    w = _words(lang)
+    nums = sorted(set(int(n) for n in lines if n))
+    if len(nums) == 1:
+        return w["line"].format(line=nums[0])
+    return w["lines"].format(lines=w["lines_sep"].join(str(n) for n in nums))
+
+
+class _Values(dict):
+    def __missing__(self, key):
+        raise KeyError(key)
+
+
+def _fill(template: str, values: dict):
+    """``template`` with ``{name}``s from ``values``; None when one is missing (the caller
+    then falls back to the finding's message)."""
+    try:
+        return template.format_map(_Values(values))
+    except (KeyError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def _disclosure(code: str, lang: str) -> Optional[dict]:
+    return (style_data().get("disclosures") or {}).get(code, {}).get("zh" if lang == "zh" else "en")
+
+
+def _values(f, lines: str, roots: tuple) -> dict:
+    vals = {k: _relative_paths(_one_line(str(v)), roots)
+            for k, v in (getattr(f, "vars", None) or {}).items() if isinstance(v, (str, int, float))}
+    vals.update(surface=f.surface, lines=lines)
+    return vals
+
+
+def disclosure_parts(findings, lang: str, roots: tuple) -> tuple:
+    """(head of the first finding, sentences, fixes): what the entry says of its figure,
+    in the entry's language. Findings that say the same on several lines are said once
+    with all their lines; what is said of the same lines shares one subject
+    ('第 20 行的 两倍 在正文中标为待核实，尚未核实；未经核实（数字来自摘要）')."""
+    data = style_data()
+    lk = "zh" if lang == "zh" else "en"
+    by_say: dict = {}
+    order = []
+    for f in findings:
+        tmpl = _disclosure(f.code, lang)
+        said = _fill(tmpl["says"], _values(f, "", roots)) if tmpl else None
+        key = (f.code, said if said is not None else _one_line(f.message))
+        if key not in by_say:
+            by_say[key] = []
+            order.append(key)
+        by_say[key].append(f)
+    head, fixes = None, []
+    subjects: dict = {}          # lines text -> [what is said of the figure on those lines]
+    for key in order:
+        group = by_say[key]
+        f = group[0]
+        lines = _lines_text([g.line for g in group], lang)
+        tmpl = _disclosure(f.code, lang)
+        vals = _values(f, lines, roots)
+        said = _fill(tmpl["says"], vals) if tmpl else None
+        if said is None:     # a rule without disclosure wording: its message
+            said = _relative_paths(_one_line(f.message), roots).rstrip("。.")
+            subjects.setdefault((lines, False), []).append(said)
+        else:
+            subjects.setdefault((lines, True), []).append(said)
+        fix = (_fill(tmpl["fix"], vals) if tmpl else None) or family_words(f.family, lang)["fix"]
+        if fix not in fixes:
+            fixes.append(fix)
+        if head is None:
+            head = (_fill(tmpl["head"], vals) if tmpl else None) or family_words(f.family, lang)["title"]
+    sentences = []
+    for (lines, worded), saids in subjects.items():
+        saids = list(dict.fromkeys(saids))
+        if worded:
+            subject = data["subject"][lk].format(lines=lines, surface=_one_line(findings[0].surface))
+            sentences.append(subject + data["also"][lk].join(saids))
+        else:
+            sentences.append(f"{lines}{'：' if lang == 'zh' else ': '}" + _words(lang)["sep"].join(saids))
+    return head, sentences, fixes
+
+
+def headline(findings, line_text: str, lang: str, head: str) -> str:
+    """'EAGLE-3 3.1×（第 2、12 行）与 … 不一致': the words before the figure, the figure, its
+    lines, what is wrong with it."""
+    f = findings[0]
+    ctx = _figure_free(context_before(line_text, f.col, f.surface))
+    lines = _lines_text([g.line for g in findings], lang)
+    if lang == "zh":
+        return _SPACES.sub(" ", f"{ctx} {_one_line(f.surface)}").strip() + f"（{lines}）{head}"
+    return _SPACES.sub(" ", f"{ctx} {_one_line(f.surface)} ({lines}) {head}").strip()
+
+
 def render_entry(findings, label: str, line_text: str, style: Style, briefing: str, roots: tuple) -> Entry:
-    """One entry for the findings about one figure (the first names the entry's family)."""
+    """One entry for the findings about one figure (the first names the entry's family);
+    ``line_text`` is the first finding's line."""
     if not isinstance(findings, (list, tuple)):
         findings = [findings]
     finding = findings[0]
@@ -166,47 +263,49 @@ def render_entry(findings, label: str, line_text: str, style: Style, briefing: s
     w = _words(lang)
     fw = family_words(finding.family, lang)
     title = make_title(finding, line_text, lang)
-    where = w["line"].format(line=finding.line)
-    msgs, fixes, evid = [], [], []
+    head, sentences, fixes = disclosure_parts(findings, lang, roots)
+    evid = []
     for f in findings:
-        m = _relative_paths(_one_line(f.message), roots).rstrip("。.")
-        if m and m not in msgs:
-            msgs.append(m)
-        fx = _relative_paths(_one_line(f.help), roots).rstrip("。.") or family_words(f.family, lang)["fix"]
-        if fx not in fixes:
-            fixes.append(fx)
         ev = evidence_text(f, lang, briefing, roots)
         if ev and ev not in evid:
             evid.append(ev)
-    message = w["sep"].join(msgs)
+    said = w["sep"].join(sentences)
     evidence = w["sep"].join(evid)
     fix = w["sep"].join(fixes)
     if style.kind == "labelled":
         names = style.fields or style_data()["fields"]["zh" if lang == "zh" else "en"]
         c = style.colon
         if lang == "zh":
-            issue = f"{where}「{finding.surface}」：{message}"
-            if evidence:
-                issue += f"（{w['evidence']}：{evidence}）"
+            issue = said + (f"（{w['evidence']}：{evidence}）" if evidence else "")
         else:
-            issue = f"{where}, {finding.surface}: {message}."
-            if evidence:
-                issue += f" {w['evidence']}: {evidence}."
+            issue = _sentence(said) + (f" {w['evidence']}: {evidence}." if evidence else "")
         lines = [
-            f"{style.prefix}{label} {fw['tag']} · {title}",
+            f"{style.prefix}{label} {fw['tag']} · {headline(findings, line_text, lang, head)}",
             f"{names['issue']}{c}{issue}",
             f"{names['risk']}{c}{fw['risk']}",
-            f"{names['fix']}{c}{fix}",
+            f"{names['fix']}{c}{_cap(fix) if lang != 'zh' else fix}",
         ]
         return Entry(label, title, lines)
     if lang == "zh":
-        text = f"{style.bullet} **{fw['tag']}** · {where}「{finding.surface}」：{message}"
+        text = f"{style.bullet} **{fw['tag']}** · {said}"
         if evidence:
             text += f"（{w['evidence']}：{evidence}）"
-        text += f" 建议：{fix}"
+        text += f"。{w['todo']}：{fix}"
     else:
-        text = f"{style.bullet} **{fw['tag']}** · {where}, {finding.surface}: {message}."
+        text = f"{style.bullet} **{fw['tag']}** · {_sentence(said)}"
         if evidence:
             text += f" {w['evidence']}: {evidence}."
-        text += f" Fix: {fix}."
+        text += f" {w['todo']}: {fix}."
     return Entry("", title, [text])
+
+
+def _sentence(s: str) -> str:
+    """An English clause as a sentence: a full stop (never a capital: the clause may begin
+    with the figure as written, 'about 450 ms', which the entry must name exactly)."""
+    s = s.strip().rstrip(".")
+    return s + "." if s else s
+
+
+def _cap(s: str) -> str:
+    s = s.strip().rstrip(".")
+    return (s[:1].upper() + s[1:] + ".") if s else s

@@ -11,9 +11,15 @@ with the previous managed block, count part and summary tail taken out, and
 findings whose only reason to exist is caveat's own text are dropped (they sit
 inside the managed block, or their only evidence does). So the second run sees the
 same base as the first and writes the same bytes.
+
+A section holding only a placeholder ("- None this week.", "无") has it replaced by the
+block, which keeps the line in a comment (``<!-- caveat:replaced "- None this week." -->``):
+taking the block out puts the line back, so the placeholder returns with the last entry.
+One figure stated on several lines (3.1× on lines 2 and 12, same claim key) is one entry.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -25,6 +31,8 @@ from validator.warnings_locate import (
 )
 from validator.warnings_render import Style, render_entry
 
+# The placeholder line a block replaced, kept as its first line.
+_REPLACED = re.compile(r'^<!-- caveat:replaced ("(?:[^"\\]|\\.)*") -->$')
 _FAMILY_ORDER = {"contradiction": 0, "unverified": 1, "precondition": 2}
 
 
@@ -83,20 +91,29 @@ def _managed_labels(lay: Layout) -> list:
     for i in range(lay.managed[0], lay.managed[1] - 1):
         m = entry_match(lay.contents[i])
         if m:
-            line = lay.contents[i]
-            title = line.split(" · ", 1)[1] if " · " in line else line[m.end():]
-            out.append((m.group("letter") + m.group("num"), title))
+            out.append(m.group("letter") + m.group("num"))
     return out
 
 
 def _strip_summary_tail(s: str, labels: list) -> str:
     """The summary line without the items caveat appended (`+ title（T2）+ title（T3）` at its end).
 
-    Matched by the exact titles of the managed entries, so an author's own `…（T1）` stays."""
+    Matched by the labels of the managed entries, in order, at the very end (a title
+    never holds '+', brackets or colons), so an author's own `…（T1）` stays."""
     if not labels:
         return s
-    tail = "".join(r"(?: \+ |\+ |)" + re.escape(f"{title}（{lab}）") for lab, title in labels) + "$"
+    tail = "".join(r"(?: \+ |\+ |)[^+（）()：:]*（" + re.escape(lab) + "）" for lab in labels) + "$"
     return re.sub(tail, "", s, count=1)
+
+
+def _placeholder_re():
+    pat = style_data().get("placeholder")
+    return re.compile(pat) if pat else None
+
+
+def is_placeholder(line: str) -> bool:
+    rx = _placeholder_re()
+    return bool(rx and rx.match(line) and "--" not in line)
 
 
 def prepare(text: str, extra_patterns: tuple = ()) -> Prepared:
@@ -113,6 +130,7 @@ def prepare(text: str, extra_patterns: tuple = ()) -> Prepared:
     if lay.managed:
         s, e = lay.managed
         inner = [c for c in lay.contents[s:e - 1]]
+        replaced = _REPLACED.match(inner[0].strip()) if inner else None
         own_heading = bool(inner) and any(h.line == s + 1 for h in lay.headings)
         n_entries = len(labels) or sum(1 for c in inner if bullet_match(c))
         above = [h for h in lay.headings if h.line < s]
@@ -124,14 +142,19 @@ def prepare(text: str, extra_patterns: tuple = ()) -> Prepared:
                 contents[h.line - 1] = line[:span[0]] + str(span[2] - n_entries) + line[span[1]:]
         at_eof = e == len(contents)
         last_end = ends[e - 1]
-        del contents[s - 1:e]
-        del ends[s - 1:e]
-        if at_eof and s > 1:
-            ends[s - 2] = last_end   # the newline caveat added before a block at the end of the file
+        if replaced:
+            # the author's placeholder line comes back where the block stood, with its own end
+            contents[s - 1:e] = [json.loads(replaced.group(1))]
+            ends[s - 1:e] = [last_end]
+        else:
+            del contents[s - 1:e]
+            del ends[s - 1:e]
+            if at_eof and s > 1:
+                ends[s - 2] = last_end   # the newline caveat added before a block at the end of the file
     if labels:
-        for i, c in enumerate(contents):
-            if is_summary_line(c):
-                contents[i] = _strip_summary_tail(c, labels)
+        i = _summary_target(contents, ends, extra_patterns)
+        if i is not None:
+            contents[i] = _strip_summary_tail(contents[i], labels)
     return Prepared(text, join_lines(contents, ends), labels, n_entries, lay.managed)
 
 
@@ -314,6 +337,14 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
     end = blay.section_end(sec) if sec else len(blay.contents)
     style, author_count, top = _detect_style(blay, sec, end, lang)
     at = _insert_place(blay, sec, end)           # the block goes before base line index `at`
+    # a section that only says "None this week.": the block takes that line's place
+    replacing = False
+    if sec is not None:
+        body = [ln for ln in range(sec.line + 1, end + 1)
+                if blay.contents[ln - 1].strip() and ln not in blay.code_lines]
+        if len(body) == 1 and is_placeholder(blay.contents[body[0] - 1]):
+            at, replacing = body[0] - 1, True
+            author_count = max(0, author_count - 1)
     chosen = select(findings, path, roots)
 
     # Base lines after the block move down by its length. The block's line count does
@@ -323,11 +354,14 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
 
     # One entry per figure: the findings about one figure (a missing condition, an
     # unverified mark…) read as one warning, the most serious family naming it.
+    # The same figure of the same claim stated on several lines is one entry too.
     groups: dict = {}
     for f, kept in chosen:
-        groups.setdefault((f.line, f.col, f.surface), []).append((f, kept))
-    ordered = [sorted(g, key=lambda fe: (_FAMILY_ORDER.get(fe[0].family, 9), fe[0].code, fe[0].message))
-               for _, g in sorted(groups.items(), key=lambda kv: kv[0])]
+        k = (f.surface, f.key) if getattr(f, "key", "") else (f.surface, f.line, f.col)
+        groups.setdefault(k, []).append((f, kept))
+    ordered = [sorted(g, key=lambda fe: (_FAMILY_ORDER.get(fe[0].family, 9), fe[0].code,
+                                         fe[0].line, fe[0].col, fe[0].message))
+               for g in sorted(groups.values(), key=lambda g: min((fe[0].line, fe[0].col) for fe in g))]
 
     def render(shift: int) -> tuple:
         entries, used = [], []
@@ -351,6 +385,8 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
             entries.append(render_entry(members, label, line_text, style, path, roots))
             used.extend(members)
         block = [START]
+        if replacing:
+            block.append(f"<!-- caveat:replaced {json.dumps(blay.contents[at], ensure_ascii=False)} -->")
         if sec is None:
             if style.kind == "list" and at > 0 and blay.contents[at - 1].strip():
                 block.append("")
@@ -366,7 +402,7 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
 
     block, entries, used = render(0)
     if entries:
-        block, entries, used = render(len(block))
+        block, entries, used = render(len(block) - replacing)
 
     contents, ends = list(blay.contents), list(blay.ends)
     if entries:
@@ -378,6 +414,9 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
                 ends[-1] = ends[-1] or nl
             contents += block
             ends += [nl] * (len(block) - 1) + [last_end]
+        elif replacing:
+            ends[at:at + 1] = [nl] * (len(block) - 1) + [ends[at]]
+            contents[at:at + 1] = block
         else:
             contents[at:at] = block
             ends[at:at] = [nl] * len(block)
@@ -389,10 +428,10 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
                 contents[sec.line - 1] = line[:span[0]] + str(span[2] + len(entries)) + line[span[1]:]
         # The summary line lists the managed entries after the author's.
         if style.kind == "labelled":
-            i = _summary_index(blay, sec, end)
+            i = _summary_target(blay.contents, blay.ends, extra_patterns)
             if i is not None:
                 if i >= at:
-                    i += len(block)
+                    i += len(block) - replacing
                 tail = contents[i]
                 for e in entries:
                     sep = "" if re.search(r"[:：]\s*$", tail) else ("+ " if tail.endswith(("）", ")")) else " + ")
@@ -401,6 +440,15 @@ def update(prep: Prepared, findings: Iterable, *, path: str, doc=None, lang: Opt
     new_text = join_lines(contents, ends)
     section = _section_text(new_text, extra_patterns, blay, sec)
     return Update(new_text, section, entries, used, author_count)
+
+
+def _summary_target(contents: list, ends: list, extra_patterns: tuple) -> Optional[int]:
+    """0-based index of the summary line the entries are listed on, chosen on the base
+    text with the heading patterns only: update() appends to it and prepare() takes the
+    same line's tail off (another line ending in '（T2）' is the author's)."""
+    lay = parse_layout(join_lines(contents, ends), {}, extra_patterns)
+    sec = lay.first("warnings")
+    return _summary_index(lay, sec, lay.section_end(sec) if sec else len(lay.contents))
 
 
 def _summary_index(lay: Layout, sec, end: int) -> Optional[int]:

@@ -39,13 +39,13 @@ def test_yaml_beats_pyproject_in_the_same_directory(fake, ws, run):
 
 def test_explicit_config_and_command_line_precedence(fake, ws, run):
     write(ws / "conf" / "mine.yaml", "select: [CV1]\nfail-on: never\ncorpus: [../corpus]\n"
-          "params:\n  CV101: {facets: [hardware]}\n")
+          "params:\n  CV101: {roles: [body]}\n")
     write(ws / "a.md", TEXT)
     r = run("check", "a.md", "--config", "conf/mine.yaml", "--format", "json")
     assert codes(r) == ["CV101"] and r.exit_code == 0
     opts = fake.options
     assert opts.corpus == [os.path.normpath(str(ws / "corpus"))]   # relative to the config file
-    assert opts.params == {"CV101": {"facets": ["hardware"]}}
+    assert opts.params == {"CV101": {"roles": ["body"]}}
     # the command line wins over the file
     r = run("check", "a.md", "--config", "conf/mine.yaml", "--select", "CV6", "--fail-on", "error",
             "--format", "json")
@@ -57,7 +57,8 @@ def test_unknown_key_in_yaml_names_file_and_line(fake, ws, run):
     write(ws / "a.md", TEXT)
     r = run("check", "a.md")
     assert r.exit_code == 2
-    assert r.stderr.startswith(f"caveat: {ws / '.caveat.yaml'}:4: unknown config key 'severty'")
+    # the path as shown relative to the working directory, the closest known key suggested
+    assert r.stderr.startswith("caveat: .caveat.yaml:4: unknown config key 'severty' (did you mean 'severity'?)")
     assert "Traceback" not in r.stderr
 
 

@@ -37,7 +37,7 @@ def test_plain_text_lines_and_summary(fake, ws, run):
 def test_json_document(fake, ws, run):
     write(ws / "a.md", TEXT)
     doc = as_json(run("check", "a.md", "--format", "json"))
-    assert set(doc) == {"version", "findings", "suppressed", "summary", "errors"}
+    assert set(doc) == {"schema_version", "version", "findings", "suppressed", "summary", "errors"}
     f = doc["findings"][0]
     for key in ("code", "family", "severity", "path", "line", "col", "end_line", "end_col",
                 "surface", "message", "evidence", "acknowledged", "fingerprint"):

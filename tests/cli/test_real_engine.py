@@ -61,7 +61,8 @@ def test_real_bad_file_keeps_the_others(tmp_path):
     r = caveat("check", ONE, str(bad), "--format", "json")
     assert r.returncode == 2
     doc = json.loads(r.stdout)
-    assert doc["errors"] and str(bad) in doc["errors"][0]
+    assert doc["errors"] and doc["errors"][0]["path"] == str(bad) and doc["errors"][0]["line"] == 1
+    assert doc["errors"][0]["message"].startswith("binary file")
     err = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(err) == 1 and err[0].startswith(f"caveat: {bad}")
     assert "Traceback" not in r.stderr

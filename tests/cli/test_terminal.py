@@ -56,8 +56,8 @@ def test_grouped_by_file_with_colour():
     assert plain.count("29% faster") == 2
 
 
-def test_colour_wanted_only_on_a_tty_without_no_color(monkeypatch):
-    from validator.cli import _colour_wanted
+def test_colour_choice_flag_then_no_color_then_force_color_then_tty(monkeypatch):
+    from validator.output import colour_wanted
 
     class Stream:
         def __init__(self, tty):
@@ -66,10 +66,48 @@ def test_colour_wanted_only_on_a_tty_without_no_color(monkeypatch):
         def isatty(self):
             return self.tty
     monkeypatch.delenv("NO_COLOR", raising=False)
-    assert _colour_wanted(Stream(True)) is True
-    assert _colour_wanted(Stream(False)) is False
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    assert colour_wanted("auto", Stream(True)) is True
+    assert colour_wanted("auto", Stream(False)) is False
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert colour_wanted("auto", Stream(False)) is True          # CI logs
+    assert colour_wanted("never", Stream(True)) is False
+    monkeypatch.setenv("FORCE_COLOR", "0")
+    assert colour_wanted("auto", Stream(False)) is False
     monkeypatch.setenv("NO_COLOR", "1")
-    assert _colour_wanted(Stream(True)) is False
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert colour_wanted("auto", Stream(True)) is False
+    assert colour_wanted("always", Stream(False)) is True
+
+
+def test_forced_colour_gives_the_grouped_view_in_a_pipe(fake, ws, run):
+    write(ws / "a.md", "SGLang 快 29%\n")
+    for env, args in (({"FORCE_COLOR": "1", "NO_COLOR": None}, ()), ({"NO_COLOR": None}, ("--color", "always"))):
+        r = run("check", "a.md", *args, env=env)
+        assert "\x1b[" in r.stdout and "^^^" in r.stdout
+    r = run("check", "a.md", "--color", "never", env={"FORCE_COLOR": "1", "NO_COLOR": None})
+    assert "\x1b[" not in r.stdout and r.stdout.startswith("a.md:1:10: CV101")
+
+
+def test_long_lines_are_cropped_around_the_caret():
+    from validator.render.text import render_terminal, width
+    src = "前文" * 60 + " EAGLE-3 解码加速 3.1×（MT-Bench）" + " 后文" * 80
+    f = _finding(src, "3.1×")
+    out = render_terminal([f], summary([f]), lambda p, n: src, colour=False, columns=100)
+    lines = out.splitlines()
+    src_line = next(ln for ln in lines if "3.1×" in ln and "|" in ln)
+    caret_line = lines[lines.index(src_line) + 1]
+    assert width(src_line) <= 100                       # never wraps
+    assert src_line.count("…") == 2 and "EAGLE-3 解码加速 3.1×" in src_line
+    bar = src_line.index("|") + 2
+    shown = src_line[bar:]
+    # the caret is under the figure: as many columns in as the text before it
+    assert caret_line.index("^") - bar == width(shown[: shown.index("3.1×")])
+    assert caret_line.count("^") == 4
+    # a short line is printed whole
+    short = "SGLang 29% faster"
+    g = _finding(short, "29%")
+    assert f"| {short}" in render_terminal([g], summary([g]), lambda p, n: short, colour=False, columns=100)
 
 
 def test_piped_output_is_plain(fake, ws, run):

@@ -1,5 +1,6 @@
 """The durable_rules engine wrapper: fresh state per run, nothing left between runs in
-one process, every action that should run ran, and engine failures are errors."""
+one process, every action that should run ran, and engine failures are errors; the
+same checks of facts and the same results from caveat's own evaluator."""
 from __future__ import annotations
 
 import threading
@@ -9,6 +10,25 @@ import pytest
 from validator import engine, packs
 from validator.errors import EngineError
 from validator.packs import Rule, compile_when
+
+needs_durable = pytest.mark.skipif(engine._de is None, reason="durable_rules is not installed "
+                                   "(it does not build on this Python)")
+
+
+@pytest.fixture(params=["durable_rules", "python"])
+def each_engine(request, monkeypatch):
+    if request.param == "durable_rules" and engine._de is None:
+        pytest.skip("durable_rules is not installed")
+    monkeypatch.setenv("CAVEAT_ENGINE", request.param)
+    return request.param
+
+
+@pytest.fixture
+def durable(monkeypatch):
+    if engine._de is None:
+        pytest.skip("durable_rules is not installed")
+    monkeypatch.setenv("CAVEAT_ENGINE", "durable_rules")
+
 
 FIELDS = {**packs.COMMON_FIELDS, "n": int, "flag": bool, "metric": str, "x": float}
 
@@ -48,7 +68,7 @@ def expected(items):
                   if packs.evaluate(r.condition, f))
 
 
-def test_every_expected_action_runs_once():
+def test_every_expected_action_runs_once(each_engine):
     items = facts(300)
     got = run(items)
     assert sorted(got) == expected(items)
@@ -56,21 +76,21 @@ def test_every_expected_action_runs_once():
     assert any(c == "CV181" for c, _, _ in got) and any(c == "CV182" for c, _, _ in got)
 
 
-def test_fresh_state_per_run_and_no_leftovers():
+def test_fresh_state_per_run_and_no_leftovers(durable):
     items = facts(50)
     first, second = run(items), run(items)
     assert first == second                 # a second run sees nothing of the first
     assert engine.leftover_state([R1, R2]) == []
 
 
-def test_sessions_are_split_below_the_fact_id_collision_limit(monkeypatch):
+def test_sessions_are_split_below_the_fact_id_collision_limit(monkeypatch, durable):
     monkeypatch.setattr(engine, "MAX_SESSION_FACTS", 7)
     items = facts(40)
     assert sorted(run(items)) == expected(items)
     assert engine.leftover_state([R1, R2]) == []
 
 
-def test_one_host_per_process_and_no_thread_growth():
+def test_one_host_per_process_and_no_thread_growth(durable):
     run(facts(5))
     host = engine._get_host()
     before = threading.active_count()
@@ -80,7 +100,7 @@ def test_one_host_per_process_and_no_thread_growth():
     assert threading.active_count() <= before
 
 
-def test_handler_failure_is_an_error_not_swallowed(monkeypatch):
+def test_handler_failure_is_an_error_not_swallowed(monkeypatch, durable):
     def boom(self, code, fid):
         raise RuntimeError("handler exploded")
     monkeypatch.setattr(engine._Session, "fired", boom)
@@ -88,7 +108,7 @@ def test_handler_failure_is_an_error_not_swallowed(monkeypatch):
         run(facts(3))
 
 
-def test_fact_id_collision_is_reported(monkeypatch):
+def test_fact_id_collision_is_reported(monkeypatch, durable):
     from durable import engine as de
     host = engine._get_host()
 
@@ -99,7 +119,7 @@ def test_fact_id_collision_is_reported(monkeypatch):
         run(facts(3))
 
 
-def test_missed_action_is_detected(monkeypatch):
+def test_missed_action_is_detected(monkeypatch, durable):
     monkeypatch.setattr(engine._Session, "fired", lambda self, code, fid: None)
     with pytest.raises(EngineError, match="did not run"):
         run(facts(3))
@@ -110,11 +130,26 @@ def test_missed_action_is_detected(monkeypatch):
     ({"id": "7"}, "reserved"),
     ({"n": None}, "without field 'n'"),
 ])
-def test_malformed_facts_are_errors(bad, needle):
+def test_malformed_facts_are_errors(bad, needle, each_engine):
     fact = {"path": "d.md", "line": 1, "n": 1, "flag": False, "metric": "lead", "x": 1.0}
     fact.update(bad)
     with pytest.raises(EngineError, match=needle):
         engine.run([R1], [(R1, fact)], lambda *a: None)
+
+
+def test_engine_choice_is_checked_and_named(monkeypatch):
+    from validator.errors import UsageError
+    monkeypatch.setenv("CAVEAT_ENGINE", "rete")
+    with pytest.raises(UsageError, match="not one of"):
+        engine.selected()
+    monkeypatch.setenv("CAVEAT_ENGINE", "python")
+    assert engine.selected() == "python" and "own when: evaluator" in engine.describe()
+    monkeypatch.delenv("CAVEAT_ENGINE")
+    assert engine.selected() == ("python" if engine._de is None else "durable_rules")
+    if engine._de is None:
+        monkeypatch.setenv("CAVEAT_ENGINE", "durable_rules")
+        with pytest.raises(UsageError, match="cannot be imported"):
+            engine.selected()
 
 
 def test_render_uses_document_language_and_side_vars():

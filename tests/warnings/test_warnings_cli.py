@@ -75,20 +75,51 @@ def test_only_managed_parts_changed(written):
         assert prepare(f.read_text(encoding="utf-8")).base_text.encode("utf-8") == originals[f.name]
 
 
+def _entries(block):
+    """(lines named, text) per written entry: a labelled entry runs from its '⚠️ T' line to
+    the next, a list item is one line; the lines come from its title ('（第 2、12 行）',
+    '(lines 2, 12)')."""
+    out = []
+    for ln in block:
+        if ln.startswith(("⚠️ T", "- ")):
+            out.append([ln])
+        elif out and not ln.startswith("<!--"):
+            out[-1].append(ln)
+    parsed = []
+    for e in out:
+        m = re.search(r"（第 ([\d、]+) 行）|\(lines? ([\d, ]+)\)", e[0])
+        assert m, e[0]
+        nums = {int(n) for n in re.split(r"[、, ]+", m.group(1) or m.group(2)) if n}
+        parsed.append((nums, "\n".join(e)))
+    return parsed
+
+
 def test_entries_cover_exactly_the_acknowledgeable_findings(written):
     root, files, before, _ = written
     for f in files:
         want = {(x.line, x.surface) for x in before.findings
                 if os.path.samefile(x.path, f) and x.acknowledgeable and not x.acknowledged
                 and not x.suppressed and x.severity != "info"}
-        text = f.read_text(encoding="utf-8")
-        got = set()
-        for ln in _block(text):
-            m = re.search(r"(?:第 (\d+) 行「(.+?)」：|line (\d+), (.+?): )", ln)
-            if m:
-                got.add((int(m.group(1) or m.group(3)), m.group(2) or m.group(4)))
-        assert got == want, (f.name, sorted(got ^ want))
+        entries = _entries(_block(f.read_text(encoding="utf-8")))
+        for line, surface in want:      # every figure to disclose has its entry, naming it
+            assert any(line in nums and surface in text for nums, text in entries), (f.name, line, surface)
+        for nums, text in entries:      # and every entry stands for such a figure
+            assert any(line in nums and surface in text for line, surface in want), (f.name, text)
         assert want, "the example briefings do have acknowledgeable findings"
+
+
+def test_written_entries_disclose_and_never_talk_to_the_author(written):
+    root, files, _, _ = written
+    for f in files:
+        block = "\n".join(_block(f.read_text(encoding="utf-8")))
+        for phrase in ("does not list it", "没有列出它", "list it in the warnings section", "列入待核实说法"):
+            assert phrase not in block, (f.name, phrase)
+    zh = "\n".join(_block(files[0].read_text(encoding="utf-8")))
+    # one entry for one figure: the 3.1× contradicted on lines 2 and 12
+    assert "⚠️ T2 矛盾 · EAGLE-3 3.1×（第 2、12 行）与 " in zh and zh.count("3.1×（第") == 1
+    assert "P99 延迟下降 38%（第 16 行）未见于所引来源" in zh
+    en = files[1].read_text(encoding="utf-8")
+    assert "- None this week." not in en.split(START)[0]    # the placeholder gave way to the entries
 
 
 def test_heading_counts_follow(written):

@@ -57,12 +57,14 @@ def tool(tmp_path_factory):
     return pc, env
 
 
-def _repo(tmp_path, name, text):
+def _repo(tmp_path, name, text, files=None):
     d = tmp_path / name
     d.mkdir()
     _git(d, "init", "-q")
-    (d / "briefing.md").write_text(text, encoding="utf-8")
-    _git(d, "add", "briefing.md")
+    for rel, body in dict({"briefing.md": text} if text is not None else {}, **(files or {})).items():
+        (d / rel).parent.mkdir(parents=True, exist_ok=True)
+        (d / rel).write_text(body, encoding="utf-8")
+        _git(d, "add", rel)
     return d
 
 
@@ -101,3 +103,26 @@ def test_warnings_hook_writes_then_passes(tool, tmp_path):
     second = _try(tool, d, "caveat-warnings")
     assert second.returncode == 0, second.stdout + second.stderr
     assert (d / "briefing.md").read_text(encoding="utf-8") == text
+
+
+NOTE = ("# Quant notes — 2026-11-01\n\n"
+        "AWQ 4-bit cuts weight memory from 140 GB to 38 GB.\n")
+
+
+def test_a_corpus_note_outside_include_is_left_alone(tool, tmp_path):
+    """pre-commit names every staged Markdown file, the corpus notes among them: the hooks
+    apply the config's scope to them (the note would otherwise get a warnings section)."""
+    d = _repo(tmp_path, "scoped", None, {
+        "briefings/b.md": "# Serving notes\n\nSGLang is 29% faster than vLLM.\n",
+        "notes/quant.md": NOTE,
+        "pyproject.toml": '[tool.caveat]\ninclude = ["briefings/"]\ncorpus = ["notes"]\n',
+    })
+    first = _try(tool, d, "caveat-warnings")
+    assert first.returncode == 1, first.stdout + first.stderr        # the briefing was written
+    assert (d / "notes" / "quant.md").read_text(encoding="utf-8") == NOTE
+    assert "<!-- caveat:warnings:start -->" in (d / "briefings" / "b.md").read_text(encoding="utf-8")
+    _git(d, "add", "-A")
+    # the gate then passes: the briefing discloses its figure, the note is not checked
+    gate = _try(tool, d, "caveat")
+    assert gate.returncode == 0, gate.stdout + gate.stderr
+    assert (d / "notes" / "quant.md").read_text(encoding="utf-8") == NOTE

@@ -22,11 +22,14 @@ def read(rel):
 
 def zh_findings(text):
     return [
-        finding(ZH, text, 12, "3.1×", "contradiction", "CV301", "EAGLE-3 加速 3.1× 与来源的 2.4× 不一致",
-                [Evidence("inbox/amy/2026-11-02-serving-digest.md", 5, "2.4×")]),
-        finding(ZH, text, 2, "35%", "precondition", "CV101", "LMDeploy 领先 35% 未写明条件",
-                [Evidence(ZH, 16, "A100 80GB", note="条件所在行")]),
-        finding(ZH, text, 20, "两倍", "unverified", "CV201", "数字来自摘要，未经核实"),
+        finding(ZH, text, 12, "3.1×", "contradiction", "CV301", "3.1× 与 inbox/amy/2026-11-02-serving-digest.md:5 的 2.4× 矛盾",
+                [Evidence("inbox/amy/2026-11-02-serving-digest.md", 5, "2.4×")],
+                vars={"where": "inbox/amy/2026-11-02-serving-digest.md:5", "other": "2.4×"}),
+        finding(ZH, text, 2, "35%", "precondition", "CV101", "35%（领先幅度）未给出前提条件：缺少硬件、模型",
+                [Evidence(ZH, 16, "A100 80GB", note="条件所在行")],
+                vars={"metric_name": "领先幅度", "missing": "硬件、模型", "where": "；第 16 行给出了条件"}),
+        finding(ZH, text, 20, "两倍", "unverified", "CV201",
+                "两倍 标为待核实，但“值得警惕的矛盾或待核实说法”一节没有列出它", vars={"marker_name": "待核实"}),
         finding(ZH, text, 25, "45%", "arithmetic", "CV401", "差距不是 45%"),          # must fix: no entry
         finding(ZH, text, 2, "1.9×", "unverified", "CV201", "1.9× 未核实", acknowledged=True),  # T1 covers it
     ]
@@ -43,9 +46,18 @@ def test_zh_briefing_gets_next_labelled_entries_in_its_own_form():
     block = lines[i + 1:lines.index(END)]
     assert [ln.split(" · ")[0] for ln in block if ln.startswith("⚠️")] == ["⚠️ T2 缺前提", "⚠️ T3 矛盾", "⚠️ T4 待核实"]
     assert [ln[:3] for ln in block if not ln.startswith("⚠️")] == ["现象：", "风险：", "建议："] * 3
+    # each entry discloses its figure the way the author would, not the finding's message
+    heads = [ln.split(" · ", 1)[1] for ln in block if ln.startswith("⚠️")]
+    assert heads == ["LMDeploy 35%（第 2 行）未写明硬件、模型",
+                     "EAGLE-3 解码加速 3.1×（第 12 行）与 inbox/amy/2026-11-02-serving-digest.md:5 的 2.4× 不一致",
+                     "场景吞吐提升 两倍（第 20 行）标为待核实，尚未核实"]
     phen = [ln for ln in block if ln.startswith("现象：")]
-    assert "第 2 行「35%」" in phen[0] and "本文第 16 行「A100 80GB」" in phen[0]
-    assert "第 12 行「3.1×」" in phen[1] and "inbox/amy/2026-11-02-serving-digest.md 第 5 行「2.4×」" in phen[1]
+    assert phen[0].startswith("现象：第 2 行的 35% 未写明硬件、模型（领先幅度）；第 16 行给出了条件")
+    assert "本文第 16 行「A100 80GB」" in phen[0]
+    assert "inbox/amy/2026-11-02-serving-digest.md 第 5 行「2.4×」" in phen[1]
+    assert phen[2] == "现象：第 20 行的 两倍 在正文中标为待核实，尚未核实"
+    assert "没有列出它" not in "\n".join(block)          # never the finding talking to the author
+    assert "列入待核实说法" not in "\n".join(block)
     assert "45%" not in "\n".join(block) and "1.9×" not in "\n".join(block)
     summary = [ln for ln in lines if ln.startswith("矛盾/待核实：")]
     assert summary[0].startswith("矛盾/待核实：TensorRT-LLM FP8 提速幅度（T1）+ ")
@@ -67,19 +79,49 @@ def test_second_run_is_byte_identical_and_gone_findings_are_removed():
     assert none == text
 
 
-def test_markdown_briefing_gets_list_items_after_the_author_ones():
+def test_markdown_briefing_gets_list_items_in_place_of_its_placeholder():
     text = read(EN)
-    fs = [finding(EN, text, 17, "35%", message="The 35% lead is cited without hardware, model or workload.",
-                  evidence=[Evidence(os.path.join(ROOT, "knowledge/inference.md"), 9, "35%")]),
-          finding(EN, text, 18, "450 ms", message="TTFT 450 ms has no setup.")]
+    assert text.endswith("## Warnings\n\n- None this week.\n")
+    fs = [finding(EN, text, 17, "35%", message="35% (lead) is cited without its conditions: no hardware, model",
+                  evidence=[Evidence(os.path.join(ROOT, "knowledge/inference.md"), 9, "35%")],
+                  vars={"metric_name": "lead", "missing": "hardware, model", "where": ""}),
+          finding(EN, text, 18, "450 ms", message="TTFT 450 ms has no setup.")]   # a rule without wording
     new = update(prepare(text), fs, path=EN, roots=(ROOT,)).text
-    assert new.startswith(text.rstrip("\n"))
-    tail = new[len(text.rstrip("\n")):].split("\n")
-    assert tail[1] == START and tail[-2] == END and tail[-1] == ""
+    head = text[:text.index("- None this week.")]
+    assert new.startswith(head)
+    tail = new[len(head):].split("\n")
+    # the placeholder is gone from the section, kept in the block so it can come back
+    assert tail[0] == START and tail[1] == '<!-- caveat:replaced "- None this week." -->'
+    assert tail[-2] == END and tail[-1] == ""
     items = tail[2:-2]
-    assert len(items) == 2 and all(i.startswith("- **Missing conditions** · line ") for i in items)
-    assert "line 17, 35%" in items[0] and "knowledge/inference.md line 9 (35%)" in items[0]
-    assert "- None this week." in new                      # the author's item stays
+    assert items == [
+        "- **Missing conditions** · 35% (line 17) is given without its hardware, model (lead). "
+        "Evidence: knowledge/inference.md line 9 (35%). To do: state the hardware, model it was measured under.",
+        "- **Missing conditions** · line 18: TTFT 450 ms has no setup. "
+        "To do: state the hardware, model and workload the figure was measured under.",
+    ]
+    assert prepare(new).base_text == text
+    # the last entry gone: the author's placeholder is back, byte for byte
+    assert update(prepare(new), [], path=EN, roots=(ROOT,)).text == text
+
+
+@pytest.mark.parametrize("placeholder", ["无", "暂无", "（无）"])
+def test_chinese_placeholder_is_replaced_and_restored(placeholder):
+    text = ("inference · 日报\n一、增量\n增量 1 · 吞吐\n要点：吞吐提升 28%，未写明硬件\n"
+            f"二、值得警惕的矛盾或待核实说法（0 条）\n{placeholder}\n三、本轮摘要\n矛盾/待核实：{placeholder}\n")
+    upd = write_once(text)
+    lines = upd.text.split("\n")
+    assert placeholder not in lines                       # not above the entries any more
+    assert "二、值得警惕的矛盾或待核实说法（1 条）" in lines
+    assert lines[lines.index(START) + 2].startswith("⚠️ T1 缺前提 · 吞吐提升 28%（第 4 行）")
+    assert prepare(upd.text).base_text == text and write_once(upd.text).text == upd.text
+    assert update(prepare(upd.text), [], path="doc.md").text == text
+
+
+def test_a_section_with_real_entries_keeps_a_line_that_looks_like_a_placeholder():
+    text = "# W\n\nA 29% gain.\n\n## Warnings\n\n- The 12% figure is from a vendor.\n- None.\n"
+    new = write_once(text).text
+    assert "- None.\n" in new and "caveat:replaced" not in new
 
 
 def test_heading_count_in_english_items_follows():
@@ -98,7 +140,7 @@ def test_no_warnings_section_in_english_is_added_before_summary_or_at_end(newlin
         lines = body + (["## Summary", "", "Fine."] if with_summary else ["Done."])
         text = newline.join(lines) + (newline if trailing else "")
         new = write_once(text).text
-        assert "## Warnings" in new and "line 3, 29%" in new
+        assert "## Warnings" in new and "29% (line 3)" in new
         if with_summary:
             assert new.index("## Warnings") < new.index("## Summary")
         else:
@@ -115,7 +157,8 @@ def test_no_warnings_section_in_chinese_gets_one_in_chinese():
     lines = new.split("\n")
     i = lines.index(START)
     assert lines[i + 1] == "## 值得警惕的矛盾或待核实说法（1 条）"
-    assert lines[i + 2].startswith("⚠️ T1 缺前提 · ") and lines[i + 3].startswith("现象：第 4 行「28%」")
+    assert lines[i + 2] == "⚠️ T1 缺前提 · 吞吐提升 28%（第 4 行）未写明硬件"
+    assert lines[i + 3] == "现象：第 4 行的 28% 未写明硬件（吞吐）"
     assert lines[lines.index(END) + 1] == "二、本轮摘要"
     assert not new.endswith("\n")
     assert prepare(new).base_text == text and write_once(new).text == new

@@ -279,6 +279,7 @@ def _side(ctx, claim, need, missing, stated, ev):
         hit = next((known[a] for f in stated for a in f.split("|") if a in known), None)
         if hit is not None:
             line, sf = hit
+            sf = " ".join(str(sf).split())     # a name broken over a table row's lines: one line
             where = (f"；第 {line} 行提到 {sf}，但未说明是否适用于此数字" if lang == "zh"
                      else f"; line {line} names {sf} but does not say it applies to this figure")
 

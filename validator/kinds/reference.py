@@ -105,7 +105,10 @@ class SourcePath:
         if corpus is None or not getattr(corpus, "roots", True):
             return          # without a corpus nothing is known about cited paths
         doc = ctx.analysis.document
-        roots = ", ".join(str(r) for r in (getattr(corpus, "roots", None) or ())) or "corpus"
+        # by folder name, as the corpus report names them: a message must not depend on the
+        # machine or the working directory
+        roots = ", ".join(os.path.basename(os.path.normpath(os.path.abspath(str(r))))
+                          for r in (getattr(corpus, "roots", None) or ())) or "corpus"
         seen = set()
         for s in doc.sources or ():
             if getattr(s, "kind", "") != "path":

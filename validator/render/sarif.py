@@ -1,23 +1,30 @@
 """SARIF 2.1.0 output in the subset GitHub code scanning reads.
 
-Rules carry id, name, short/full description, help (text and Markdown) and the
-default level; results carry ruleId, level, message, one physical location with a
-cwd-relative URI and a full region, ``partialFingerprints`` from the claim
-fingerprint (line-independent, so alerts survive edits that move lines), the
-evidence as ``relatedLocations``, and ``suppressions`` for findings that are
-acknowledged in the briefing, suppressed inline, or accepted by the baseline —
-GitHub then shows them as dismissed instead of open.
+Rules carry id, name, short/full description, help (text and Markdown), a
+``helpUri`` (the rule's page under docs/rules/) and the default level; results carry
+ruleId, level, message, one physical location with a URI relative to the repository
+root (``%SRCROOT%`` in ``originalUriBaseIds``: the folder holding ``.git`` above the
+working directory, else the working directory) and a full region,
+``partialFingerprints`` from the claim fingerprint (line-independent, so alerts
+survive edits that move lines; unique per finding, see
+``common.unique_fingerprints``), the evidence as ``relatedLocations``, and
+``suppressions`` for findings that are acknowledged in the briefing, suppressed
+inline, or accepted by the baseline — GitHub then shows them as dismissed instead of
+open.
 """
 from __future__ import annotations
 
 import json
 import os
 
-from validator.render.common import end_position, rel_uri, sort_key, stable_fingerprint, version
+from validator.paths import git_root
+from validator.render.common import (
+    PROJECT_URL, end_position, rel_uri, rule_doc_url, sort_key, unique_fingerprints, version,
+)
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFO_URI = "https://github.com/caveat-lint/caveat"
+INFO_URI = PROJECT_URL
 
 
 def _rule(code: str, meta: dict | None) -> dict:
@@ -32,7 +39,7 @@ def _rule(code: str, meta: dict | None) -> dict:
           + ("\n\nThis finding may be acknowledged in the briefing's warnings section."
              if meta.get("acknowledgeable") else ""))
     name = "".join(p.capitalize() for p in str(meta.get("name", code)).replace(".", "_").split("_"))
-    return {
+    out = {
         "id": code,
         "name": name or code,
         "shortDescription": {"text": summary},
@@ -44,6 +51,10 @@ def _rule(code: str, meta: dict | None) -> dict:
                        "problem.severity": {"error": "error", "warning": "warning"}.get(
                            meta.get("severity"), "recommendation")},
     }
+    url = rule_doc_url(code, bool(meta.get("builtin")))
+    if url:
+        out["helpUri"] = url
+    return out
 
 
 def _location(path, line, col, end_line=None, end_col=None, root=None) -> dict:
@@ -56,6 +67,16 @@ def _location(path, line, col, end_line=None, end_col=None, root=None) -> dict:
     if not os.path.isabs(uri) and not uri.startswith("/"):
         art["uriBaseId"] = "%SRCROOT%"
     return {"physicalLocation": {"artifactLocation": art, "region": region}}
+
+
+def _file_uri(root: str) -> str:
+    from pathlib import Path
+    return Path(root).as_uri().rstrip("/") + "/"
+
+
+def _relative(text: str, root: str) -> str:
+    """An error line with the repository root taken out of the paths it names."""
+    return text.replace(root.rstrip(os.sep) + os.sep, "")
 
 
 def _suppressions(f) -> list:
@@ -74,22 +95,23 @@ def _suppressions(f) -> list:
 
 
 def render(findings, rules_meta: dict, errors=(), root: str | None = None) -> str:
-    root = os.path.abspath(root or os.getcwd())
+    root = os.path.abspath(root or git_root(os.getcwd()) or os.getcwd())
     ordered = sorted(findings, key=sort_key)
+    fingerprints = unique_fingerprints(ordered, root)
     codes = sorted({f.code for f in ordered} | set(rules_meta))
     rules = [_rule(c, rules_meta.get(c)) for c in codes]
     index = {c: i for i, c in enumerate(codes)}
     results = []
     for f in ordered:
         end_line, end_col = end_position(f)
-        fp = stable_fingerprint(f, root)
+        fp = fingerprints[id(f)]
         res = {
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": LEVEL.get(f.severity, "warning"),
             "message": {"text": f.message + (f" — {f.help}" if f.help else "")},
             "locations": [_location(f.path, f.line, f.col, end_line, end_col, root)],
-            "partialFingerprints": {"caveatFingerprint/v1": fp, "primaryLocationLineHash": fp},
+            "partialFingerprints": {"caveatFingerprint/v1": fp},
             "properties": {"family": f.family, "surface": f.surface,
                            "acknowledged": bool(f.acknowledged)},
         }
@@ -107,14 +129,14 @@ def render(findings, rules_meta: dict, errors=(), root: str | None = None) -> st
         if sup:
             res["suppressions"] = sup
         results.append(res)
-    notifications = [{"level": "error", "message": {"text": str(e)}} for e in errors]
+    notifications = [{"level": "error", "message": {"text": _relative(str(e), root)}} for e in errors]
     doc = {
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "caveat", "version": version(),
                                 "informationUri": INFO_URI, "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": "file://" + root.replace(os.sep, "/").rstrip("/") + "/"}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": _file_uri(root)}},
             "columnKind": "unicodeCodePoints",
             "invocations": [{"executionSuccessful": not errors,
                              "toolExecutionNotifications": notifications}],
