@@ -231,11 +231,73 @@ def same_facet_value(a: str, b: str) -> bool:
     return all(x in long_ for x in short)
 
 
+# Facets that together describe one aspect of a setup. A benchmark's load is written with
+# whichever descriptor its author had at hand: a dataset (ShareGPT), a traffic pattern
+# (prefix-heavy, long-prompt batches), a concurrency, prompt and output lengths, a request
+# rate, a batch size. Two figures whose load is described by different descriptors ("on
+# ShareGPT" vs "at 64 concurrent requests") were measured under loads nobody can match,
+# so they are not comparable; only the same descriptors with the same values are the same
+# load. Every facet outside a group (hardware with its GPU count, model, precision,
+# parallelism) is a group of its own.
+FACET_GROUPS = {
+    "workload": ("workload", "dataset", "concurrency", "context_length", "output_length",
+                 "request_rate", "batch_size"),
+}
+_GROUP_OF = {f: g for g, facets in FACET_GROUPS.items() for f in facets}
+
+
 def compare_conditions(ca: dict, cb: dict) -> tuple:
-    """(shared_equal, differing facets) between two normalized condition dicts."""
-    shared = [f for f in ca if f in cb]
-    differ = [f for f in shared if not same_facet_value(ca[f], cb[f])]
-    return len(shared) - len(differ), differ
+    """(shared_equal, differing facets) between two normalized condition dicts.
+
+    A facet stated on one side only says nothing (the other figure may have been measured
+    the same way). A facet group (``FACET_GROUPS``) counts as one aspect: when both sides
+    describe it, it is equal only when they name the same descriptors with the same values;
+    a differing value is reported by its facet, different descriptors by the group's name."""
+    return _compare_conditions(tuple(ca.items()), tuple(cb.items()))
+
+
+@lru_cache(maxsize=65536)
+def _compare_conditions(ca: tuple, cb: tuple) -> tuple:
+    # a corpus states few distinct setups: each pair of them is compared once
+    a, b = dict(ca), dict(cb)
+    shared_eq, differ = 0, []
+    groups_a: dict = {}
+    groups_b: dict = {}
+    for f in a:
+        g = _GROUP_OF.get(f)
+        if g is not None:
+            groups_a.setdefault(g, []).append(f)
+        elif f in b:
+            if same_facet_value(a[f], b[f]):
+                shared_eq += 1
+            else:
+                differ.append(f)
+    for f in b:
+        g = _GROUP_OF.get(f)
+        if g is not None:
+            groups_b.setdefault(g, []).append(f)
+    for g, fa in groups_a.items():
+        fb = groups_b.get(g)
+        if not fb:
+            continue
+        both = [f for f in fa if f in fb]
+        off = [f for f in both if not same_facet_value(a[f], b[f])]
+        if off:
+            differ += off
+        elif set(fa) != set(fb):
+            differ.append(g)
+        else:
+            shared_eq += 1
+    return shared_eq, tuple(differ)
+
+
+def describe_facet(conds: dict, facet: str) -> str:
+    """The text of ``facet`` in a normalized condition dict; for a facet group, its
+    descriptors ('dataset sharegpt', 'concurrency 64')."""
+    if facet in conds:
+        return conds[facet]
+    members = FACET_GROUPS.get(facet, ())
+    return ", ".join(f"{f.replace('_', ' ')} {conds[f]}" for f in members if f in conds)
 
 
 # ---------------------------------------------------------------- context

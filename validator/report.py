@@ -68,7 +68,7 @@ def compare(a, b) -> tuple:
 
 
 def _cond_text(fig, facet) -> str:
-    return fig["conditions"].get(facet) or fig["_cn"].get(facet, "")
+    return fig["conditions"].get(facet) or facts.describe_facet(fig["_cn"], facet)
 
 
 # -- building the model ---------------------------------------------------------------
