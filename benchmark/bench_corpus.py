@@ -28,26 +28,27 @@ from bench_check import REPO, caveat, measure  # noqa: E402
 
 
 def recall(report_json: Path, manifest: dict) -> dict:
-    """Planted figures reported as contradicting something, and contradicting pairs
-    in which neither figure was planted (false alarms)."""
+    """Planted figures reported in a statement that contradicts another, and contradicting
+    statement pairs in which neither statement holds a planted figure (false alarms: the
+    report's ``contradicts`` lists are complete, so every pair is seen)."""
     model = json.loads(report_json.read_text(encoding="utf-8"))
     planted = {(p["path"], p["line"]) for p in manifest["planted"]}
-    found, false_pairs = set(), 0
+    found, false_pairs = set(), set()
     for g in model["groups"]:
-        figs = {f["id"]: f for f in g["figures"]}
-        for f in g["figures"]:
-            if f["contradicts"] and (f["path"], f["line"]) in planted:
-                found.add((f["path"], f["line"]))
-        for p in g["pairs"]:
-            if p["status"] != "contradict":
-                continue
-            a, b = figs[p["a"]], figs[p["b"]]
-            if (a["path"], a["line"]) not in planted and (b["path"], b["line"]) not in planted:
-                false_pairs += 1
+        has_planted = {}
+        for s in g["statements"]:
+            here = {(f["path"], f["line"]) for f in s["figures"]} & planted
+            has_planted[s["id"]] = bool(here)
+            if s["contradicts"]:
+                found |= here
+        for s in g["statements"]:
+            for other in s["contradicts"]:
+                if not has_planted[s["id"]] and not has_planted[other]:
+                    false_pairs.add((g["id"],) + tuple(sorted((s["id"], other))))
     missed = sorted(planted - found)
     return {"planted": len(planted), "found": len(found),
             "recall": len(found) / len(planted) if planted else 1.0,
-            "false_pairs": false_pairs, "missed": missed[:10],
+            "false_pairs": len(false_pairs), "missed": missed[:10],
             "summary": model["summary"]}
 
 

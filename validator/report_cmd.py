@@ -15,6 +15,7 @@ import click
 from validator.errors import UsageError
 
 FORMATS = ("md", "html", "json")
+ENGINES = ("python", "duckdb", "spark")     # validator.report.ENGINES (not imported: start-up)
 
 
 def _fail(message: str) -> None:
@@ -53,30 +54,56 @@ def _with_ledger_opts(f):
     return f
 
 
+def _is_export(p: str) -> bool:
+    return p.endswith(".parquet")
+
+
 @click.command("report")
 @click.argument("corpus", nargs=-1, type=click.Path())
 @click.option("--out", "out_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
               help="Folder for report.md, report.html and report.json.")
 @click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
               help="Only these formats (repeatable; default: all three).")
+@click.option("--engine", type=click.Choice(ENGINES), default="python", show_default=True,
+              help="Who groups and compares the statements: python (in the SQLite ledger), "
+                   "duckdb or spark (optional: pip install 'caveat[duckdb]' / 'caveat[spark]').")
+@click.option("--top", type=click.IntRange(0, None), default=None,
+              help="Groups shown in full in report.md and report.html (default: 50; "
+                   "report.json has every group).")
+@click.option("--spark-master", default=None, metavar="URL",
+              help="Spark master for --engine spark (default: local[*]).")
 @_with_ledger_opts
-def report_command(corpus, out_dir, formats, ledger_path, no_ledger, jobs):
-    """Contradiction report over a corpus: Markdown, HTML and JSON."""
-    from validator.report import build_report, write_report
-    roots = _check_roots(corpus)
+def report_command(corpus, out_dir, formats, engine, top, spark_master, ledger_path, no_ledger, jobs):
+    """Contradiction report over a corpus: Markdown, HTML and JSON.
+
+    CORPUS is one or more folders of briefings and notes, or (with --engine duckdb or
+    spark) Parquet files written by `caveat ledger export --format parquet`, one per
+    shard, grouped together without any ledger."""
+    from validator.report import report_corpus, report_exports
+    if corpus and all(_is_export(str(c)) for c in corpus):
+        if engine == "python":
+            _fail("Parquet exports are grouped by --engine duckdb or --engine spark")
+        for c in corpus:
+            if not Path(c).is_file():
+                _fail(f"{c}: no such file")
+        run = lambda: report_exports(corpus, out_dir, formats or FORMATS, engine, top, spark_master)  # noqa: E731
+    else:
+        roots = _check_roots(corpus)
+
+        def run():
+            with _open_ledger(roots, ledger_path, no_ledger, jobs) as led:
+                return report_corpus(roots, out_dir, formats or FORMATS, led, engine, top, spark_master)
     try:
-        with _open_ledger(roots, ledger_path, no_ledger, jobs) as led:
-            model = build_report(roots, led)
-        written = write_report(model, out_dir, formats or FORMATS)
+        model, written = run()
     except (UsageError, OSError) as exc:
         _fail(str(exc))
-    for e in model["errors"]:
+    for e in model.errors:
         click.echo(f"caveat: {e}", err=True)
-    s = model["summary"]
+    s = model.summary
     click.echo(f"{s['files']} files, {s['claims']} claims: {s['groups']} groups, "
                f"{s['contradictions']} contradicting pairs, {s['unverified']} unverified figures -> "
                + ", ".join(str(p) for p in written))
-    if model["errors"]:     # the report covers the other files; the run still failed
+    if model.errors:     # the report covers the other files; the run still failed
         sys.exit(2)
 
 
