@@ -256,16 +256,18 @@ class Corpus:
 class Members:
     """The corpus files stating one statement, in corpus order, with their claims of it.
 
-    ``reals`` (the files' real paths) is all a check needs of most statements; the claims are
-    read from the claim ledger only when asked for (iterating, ``entries``) — the few a
-    finding shows as evidence — and kept."""
-    __slots__ = ("_slots", "reals", "_fetch")
+    Built from the claim ledger, it reads nothing until asked: which files state the
+    statement (``reals``, ``entries``) is one index-only query, and the claims are read
+    file by file as far as a caller iterates (the few a finding shows as evidence)."""
+    __slots__ = ("_slots", "_reals", "_load", "_fetch", "first_order")
 
-    def __init__(self, slots: list, fetch: Optional[Callable] = None):
-        # slots: [path, real, claims or None (to fetch)] per file, in order
+    def __init__(self, slots: Optional[list] = None, loader=None):
+        # slots: [path, real, claims or None (to fetch)] per file, in order; or loader =
+        # (load() -> [(order, slot)], fetch(path) -> claims) to read them when first asked
+        self._load, self._fetch = loader if loader is not None else (None, None)
         self._slots = slots
-        self._fetch = fetch
-        self.reals = frozenset(sl[1] for sl in slots)
+        self._reals = None
+        self.first_order = None
 
     @classmethod
     def of_entries(cls, entries) -> "Members":
@@ -277,10 +279,25 @@ class Members:
                 slots.append([p, real, [c]])
         return cls(slots)
 
+    @property
+    def slots(self) -> list:
+        if self._slots is None:
+            got = self._load()
+            self.first_order = got[0][0] if got else None
+            self._slots = [slot for _, slot in got]
+        return self._slots
+
+    @property
+    def reals(self) -> frozenset:
+        """The real paths of the files stating the statement."""
+        if self._reals is None:
+            self._reals = frozenset(sl[1] for sl in self.slots)
+        return self._reals
+
     def entries(self, only=None, skip=None):
         """(path, real path, claim) of the files whose real path is in ``only`` (all when
         None) and not in ``skip``, in order."""
-        for sl in self._slots:
+        for sl in self.slots:
             real = sl[1]
             if (only is not None and real not in only) or (skip is not None and real in skip):
                 continue
@@ -293,7 +310,7 @@ class Members:
         return self.entries()
 
     def __len__(self) -> int:
-        return len(self._slots)
+        return len(self.slots)
 
 
 def _realpath_file(p: str, dirs: dict) -> str:
@@ -354,16 +371,12 @@ class _LedgerKeyIndex(dict):
 
     def statement_groups(self, key) -> list:
         """[(Statement, Members)] of ``key``: the ledger's stored statements (one grouped
-        query: which files state each), merged with those of the files this run analysed,
-        in corpus order (ledger path, then position in the file)."""
+        query, a row per statement), merged with those of the files this run analysed, in
+        corpus order (ledger path, then position in the file). Which files state a ledger
+        statement is read only when a check asks (``Members``)."""
         caches = self._corpus.caches
         skip = self._full_paths() | set(self._pending)
-        slots: dict = {}        # sig -> [(order, slot)]
-        for sig, rows in self._led.statement_paths(key).items():
-            for lpath, p, idx in rows:
-                if p not in skip:
-                    real = self._real.get(p) or os.path.realpath(p)
-                    slots.setdefault(sig, []).append(((lpath, idx), [p, real, None]))
+        memory: dict = {}       # sig -> [(order, slot)] of this run's files
         known: dict = {}        # sig -> Statement made by this run
         for lkey, p, real, a in self._memory_files().get(key, ()):
             st_all = statements(a, LEDGER_APPROX_REL, caches)
@@ -379,24 +392,50 @@ class _LedgerKeyIndex(dict):
                     known.setdefault(sig, st)
                 mine[sig][1][2].append(c)
             for sig, slot in mine.items():
-                slots.setdefault(sig, []).append(slot)
+                memory.setdefault(sig, []).append(slot)
         out = []
-        for sig, sl in slots.items():
-            sl.sort(key=lambda x: x[0])
-            first = sl[0][1]
-            st = known.get(sig) if first[2] is not None else None
-            if st is None:
-                got = self._led.statement_claims(key, sig, first[0])
-                if first[2] is None:
-                    first[2] = [c for c, _, _ in got]
-                c, phase, eff = got[0]
-                st = Statement(c, key, phase, eff, LEDGER_APPROX_REL)
-
-            def fetch(path, sig=sig):
-                return [c for c, _, _ in self._led.statement_claims(key, sig, path)]
-            out.append((sl[0][0], st, Members([x[1] for x in sl], fetch)))
+        for sig, lpath, idx, c, phase, eff in self._led.statement_firsts(key):
+            mem = memory.pop(sig, [])
+            members = Members(None, self._loader(key, sig, skip, mem))
+            p = self._led._back.get(lpath)
+            if p is None or p in skip:
+                # the first stored figure is not this corpus's, or its file is read in this
+                # run: the statement starts where its first remaining figure is
+                slots = members.slots
+                if not slots:
+                    continue
+                order = members.first_order
+                st = known.get(sig)
+                if st is None:
+                    first = next(members.entries())
+                    got = self._led.statement_claims(key, sig, first[0])
+                    c, phase, eff = got[0]
+                    st = Statement(c, key, phase, eff, LEDGER_APPROX_REL)
+            else:
+                order = min([(lpath, idx)] + [o for o, _ in mem])
+                st = known.get(sig) if order != (lpath, idx) else None
+                if st is None:
+                    st = Statement(c, key, phase, eff, LEDGER_APPROX_REL)
+            out.append((order, st, members))
+        for sig, mem in memory.items():          # stated only by this run's files
+            mem.sort(key=lambda x: x[0])
+            out.append((mem[0][0], known[sig], Members([s for _, s in mem])))
         out.sort(key=lambda t: t[0])
         return [(st, m) for _, st, m in out]
+
+    def _loader(self, key, sig, skip, memory):
+        """What ``Members`` reads when asked: the stored files stating ``sig`` (less those read
+        in this run), with this run's own, in ledger order."""
+        def load():
+            slots = [((lpath, idx), [p, self._real.get(p) or os.path.realpath(p), None])
+                     for lpath, p, idx in self._led.statement_paths(key, sig) if p not in skip]
+            slots += memory
+            slots.sort(key=lambda x: x[0])
+            return slots
+
+        def fetch(path):
+            return [c for c, _, _ in self._led.statement_claims(key, sig, path)]
+        return load, fetch
 
     def files_of(self, key) -> list:
         """(path, real, claim) of every claim with ``key``, the claims being those of each

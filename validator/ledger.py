@@ -674,8 +674,9 @@ class LedgerAnalysis:
 class CorpusIndex:
     """The ledger seen the way validator/corpus.py uses a corpus: bring it up to date once
     (``sync``), then look up one claim key at a time — its distinct statements
-    (``statement_paths``, one grouped query, and ``statement_claims`` for the few members a
-    check shows), or all its claims (``by_key``) — or one file (``analysis``).
+    (``statement_firsts``, one grouped query; ``statement_paths`` and ``statement_claims``
+    for the few statements a check looks into), or all its claims (``by_key``) — or one
+    file (``analysis``).
 
     A warm one-file check over a large corpus then costs a stat per corpus file plus one
     grouped, index-only query per claim key of the checked file: the rows of a key's
@@ -719,21 +720,42 @@ class CorpusIndex:
             return fn(*args)
 
     # -- statements ----------------------------------------------------------------------
-    def statement_paths(self, key: str) -> dict:
-        """sig -> [(ledger path, caller path, first idx)] of the synced files stating each of
-        ``key``'s statements that has a setup (``sig`` is set only then), in ledger order:
-        one query over the (key, sig, path, idx) index, no row read."""
-        return self._healthy(self._statement_paths, key)
+    def statement_firsts(self, key: str) -> list:
+        """[(sig, ledger path, idx, Claim, phase, effective conditions)] of ``key``'s
+        statements that have a setup (``sig`` is set only then), each with its first figure
+        in ledger order (path, idx): one grouped query, one row per statement."""
+        return self._healthy(self._statement_firsts, key)
 
-    def _statement_paths(self, key: str) -> dict:
-        out: dict = {}
+    def _statement_firsts(self, key: str) -> list:
+        cols = ",".join(CLAIM_COLUMNS)
+        iph, ieff = CLAIM_COLUMNS.index("phase"), CLAIM_COLUMNS.index("eff_conditions")
+        out = []
+        # one min() in the query: SQLite takes the other columns from the row holding it
+        for row in self.ledger.conn.execute(
+                f"SELECT sig, min(path || char(1) || printf('%09d', idx)), {cols} FROM claims "
+                "WHERE key = ? AND sig IS NOT NULL GROUP BY sig", (key,)):
+            sig, first, row = row[0], row[1], row[2:]
+            lpath, idx = row[0], row[1]
+            c = row_to_claim(row)
+            p = self._back.get(lpath)
+            c.path = p if p is not None else lpath
+            out.append((sig, lpath, idx, c, row[iph] or "", json.loads(row[ieff] or "{}")))
+        return out
+
+    def statement_paths(self, key: str, sig: str) -> list:
+        """[(ledger path, caller path, first idx)] of the synced files stating ``sig``, in
+        ledger order (an index-only query)."""
+        return self._healthy(self._statement_paths, key, sig)
+
+    def _statement_paths(self, key: str, sig: str) -> list:
         back = self._back
-        for sig, lpath, idx in self.ledger.conn.execute(
-                "SELECT sig, path, min(idx) FROM claims WHERE key = ? AND sig IS NOT NULL "
-                "GROUP BY sig, path ORDER BY sig, path", (key,)):
+        out = []
+        for lpath, idx in self.ledger.conn.execute(
+                "SELECT path, min(idx) FROM claims WHERE key = ? AND sig = ? GROUP BY path ORDER BY path",
+                (key, sig)):
             p = back.get(lpath)
             if p is not None:           # else in the ledger but not in this corpus (another root's run)
-                out.setdefault(sig, []).append((lpath, p, idx))
+                out.append((lpath, p, idx))
         return out
 
     def statement_claims(self, key: str, sig: str, path: str) -> list:

@@ -167,8 +167,10 @@ class PythonEngine(LedgerSource):
     def same_place(self, key: str) -> dict:
         """(sig a, sig b) -> figure pairs of the two statements stated in one sentence
         (same file, and same line or block), sig a < sig b."""
+        # '+b.key', '+b.sig': b is found by its file (the primary key), never by the key
+        # index, which would pair every figure of the key with every other
         q = (f"SELECT a.sig, b.sig, count(*) FROM claims a JOIN claims b ON b.path = a.path "
-             f"WHERE a.key = ?1 AND b.key = ?1 AND a.sig < b.sig "
+             f"WHERE a.key = ?1 AND +b.key = a.key AND +b.sig > a.sig "
              f"AND (a.line = b.line OR a.block = b.block) "
              f"AND {reportable('a')} AND {reportable('b')} "
              f"GROUP BY a.sig, b.sig")

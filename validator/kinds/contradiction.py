@@ -68,7 +68,7 @@ def _by_conditions(caches, key, approx_rel, groups) -> dict:
         for st, members in groups:
             # the members' real paths as a set: a claim that agrees with a statement
             # restated in hundreds of files takes them all in one union
-            out.setdefault(st.sig[1], []).append((st, members, members.reals))
+            out.setdefault(st.sig[1], []).append((st, members))
         cache[ck] = (groups, out)       # the groups are kept alive with their id
     return cache[ck][1]
 
@@ -164,9 +164,10 @@ def _facts(rule, ctx):
             if ext and cited:
                 supported = False
                 for st, members in ext:
-                    if not cited.isdisjoint(members.reals) and st.phase == mine.phase \
-                            and values_agree(claim, st.claim, approx_rel) \
-                            and not compare_conditions(mine.conds, st.conds)[1]:
+                    # the files stating a statement are read last, for the few that agree
+                    if st.phase == mine.phase and values_agree(claim, st.claim, approx_rel) \
+                            and not compare_conditions(mine.conds, st.conds)[1] \
+                            and not cited.isdisjoint(members.reals):
                         supported = True
                         break
                 if supported:
@@ -181,14 +182,15 @@ def _facts(rule, ctx):
             by_cond = _by_conditions(ctx.caches, key, approx_rel, ext_here) if ext_here else {}
             ext_found, agreeing_files = [], set()
             for cmp, sts in _comparable(by_cond, mine, bool(cited), rel) if by_cond else ():
-                for st, members, reals in sts:
+                for st, members in sts:
                     if not cmp[1] and st.phase == mine.phase and \
                             values_agree(claim, st.claim, approx_rel) is True:
-                        agreeing_files |= reals
+                        agreeing_files |= members.reals
                         continue
                     verdict, dif = _judge(mine, st, approx_rel)
                     if not verdict:
                         continue
+                    reals = members.reals
                     cited_here = reals & cited if cited else frozenset()
                     if verdict == "differ" and not cited_here:
                         continue
