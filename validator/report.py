@@ -32,10 +32,10 @@ documented by ``validator/schemas/report.schema.json`` (``REPORT_VERSION``).
 """
 from __future__ import annotations
 
+import heapq
 import math
 import os
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -178,8 +178,9 @@ def build_group(claim_key: str, statements: list, pairs: list) -> Optional[Group
     def named(sigs):
         return [ids[x] for x in sorted(set(sigs), key=index.__getitem__)]
 
-    ordered = sorted(pairs, key=lambda p: (p.status != "contradict",) + tuple(sorted((index[p.a], index[p.b]))))
-    listed = [_listed(p, by_sig, ids, index) for p in islice(ordered, MAX_LISTED_PAIRS)]
+    ordered = heapq.nsmallest(MAX_LISTED_PAIRS, pairs, key=lambda p: (p.status != "contradict",)
+                              + ((index[p.a], index[p.b]) if index[p.a] < index[p.b] else (index[p.b], index[p.a])))
+    listed = [_listed(p, by_sig, ids, index) for p in ordered]
     first = statements[0].first
     return Group(
         key={"metric": first.get("metric"), "subject": first.get("subject"), "baseline": first.get("baseline")},
@@ -272,17 +273,30 @@ def build(source, corpus_names: list) -> Report:
 
 
 def statement_pairs(statements: list) -> Iterator[tuple]:
-    """(a, b, verdict, differ) for every pair of a key's statements that disagrees in value
-    under setups that contradict or are not comparable: the default engine's comparison
-    (the SQL engines join on the same test). Setups repeat across a key's statements:
-    ``facts.compare_conditions`` is memoized by setup pair."""
-    for i, a in enumerate(statements):
-        for b in statements[i + 1:]:
-            if not values_disagree(a, b):
+    """(a, b, verdict, differ) for every pair of a key's statements (``a.sig < b.sig``) that
+    disagrees in value under setups that contradict or are not comparable: the default
+    engine's comparison (the SQL engines join on the same test). A key's statements share
+    few setups: the setups are compared pair by pair, and only the statements of setup pairs
+    that can disagree are compared by value."""
+    by_setup: dict = {}
+    for s in statements:
+        by_setup.setdefault(_setup_key(s.setup), []).append(s)
+    setups = list(by_setup.items())
+    for i, (ka, group_a) in enumerate(setups):
+        for kb, group_b in setups[i:]:
+            verdict, differ = condition_verdict(dict(ka), dict(kb))
+            if verdict == "agree":
                 continue
-            verdict, differ = condition_verdict(a.setup, b.setup)
-            if verdict != "agree":
-                yield a, b, verdict, differ
+            same = group_a is group_b
+            for a in group_a:
+                for b in group_b:
+                    if (same and a.sig >= b.sig) or not values_disagree(a, b):
+                        continue
+                    yield (a, b, verdict, differ) if a.sig < b.sig else (b, a, verdict, differ)
+
+
+def _setup_key(setup: dict) -> tuple:
+    return tuple(sorted(setup.items()))
 
 
 # -- writing -----------------------------------------------------------------------------

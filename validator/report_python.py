@@ -52,9 +52,10 @@ def first_figure(values: dict, show) -> dict:
 
 
 def figure(values: dict, show) -> dict:
+    m = values["markers"]
     return {"path": show(values["path"]), "line": values["line"], "col": values["col"],
             "surface": values["surface"], "date": values["date"], "role": values["role"],
-            "markers": sorted(json.loads(values["markers"] or "[]"))}
+            "markers": sorted(json.loads(m)) if m and m != "[]" else []}
 
 
 class Paths:
@@ -183,7 +184,7 @@ class PythonEngine(LedgerSource):
             statements = self.statements(key)
             pairs = []
             near = None
-            for a, b, verdict, differ in statement_pairs(sorted(statements, key=lambda s: s.sig)):
+            for a, b, verdict, differ in statement_pairs(statements):
                 if near is None:
                     near = self.same_place(key)
                 n = a.n_figures * b.n_figures - near.get((a.sig, b.sig), 0)
@@ -191,12 +192,24 @@ class PythonEngine(LedgerSource):
             yield key, statements, pairs
 
     def figures(self, order):
-        """(key, sig, figure) for each statement of ``order``, its figures first stated first."""
+        """(key, sig, figure) for each statement of ``order``, its figures first stated first.
+        A key's figures are read in one query and held (as rows) until its statements are
+        written: one key's worth, never the corpus's."""
         cols = ", ".join(FIGURE_COLUMNS)
-        q = (f"SELECT {cols} FROM claims WHERE key = ? AND sig = ? AND {REPORTABLE} "
-             f"ORDER BY {ORDER_SQL}")
+        q = (f"SELECT sig, {cols} FROM claims WHERE key = ? AND {REPORTABLE} ORDER BY {ORDER_SQL}")
+        order = list(order)
+        wanted_of: dict = {}
         for key, sig in order:
-            for row in self.conn.execute(q, (key, sig)):
+            wanted_of.setdefault(key, set()).add(sig)
+        held_key, held = None, {}
+        for key, sig in order:
+            if key != held_key:
+                held_key, held = key, {}
+                wanted = wanted_of[key]
+                for row in self.conn.execute(q, (key,)):
+                    if row[0] in wanted:
+                        held.setdefault(row[0], []).append(row[1:])
+            for row in held.pop(sig, ()):
                 yield key, sig, figure(dict(zip(FIGURE_COLUMNS, row)), self.show)
 
 

@@ -8,8 +8,7 @@ import json
 from validator.report import REPORT_VERSION, num
 
 
-def _dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False)
+_dumps = json.JSONEncoder(ensure_ascii=False).encode     # one encoder for every line
 
 
 def group_head(g) -> dict:
