@@ -9,9 +9,9 @@
   sentence, block, entry heading or section heading; the baseline is the system
   after ``vs`` / ``than`` / ``比`` / ``领先`` …;
 - ``metric`` from claims/data/metrics.yaml (closest keyword of its clause);
-- ``conditions``: facet -> Condition with the nearest scope that names it:
-  sentence, bullet (the block, or the table row), entry (its heading and its
-  setup line ``实测条件（…）`` / ``Setup: …``), section, document;
+- ``conditions``: facet -> Condition with the nearest scope that names it
+  (``claims.scopes``: sentence, paragraph, table row, table header and caption,
+  list item and introduction, entry, section, a post's header, document);
 - ``markers``: the entry's markers plus those of the figure's sentence;
 - ``sources``: the entry's cited sources, else its section's, else the document's;
 
@@ -23,25 +23,22 @@ from __future__ import annotations
 
 import bisect
 import re
-
-
 from functools import lru_cache
 
 from ._data import load
-from .conditions import find_conditions, find_conditions_in_spans
-from .entities import find_entities, find_entities_in_spans, guarded
-from .markers import find_markers
+from .conditions import find_conditions_in_spans
+from .entities import find_entities_in_spans, guarded
 from .model import Condition
+from .scopes import WINDOW, Scopes, bounds
+from .structure import ANAPHORA, SENT_END
 
-_WINDOW = 400     # characters looked at on each side of a figure
-# ' + ' joins separate statements in briefing summaries ('EAGLE-3 3.1× + LMDeploy 35% 领先')
-_SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|\s\+\s")
+_WINDOW = WINDOW
 _CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 _BASELINE_CUE = re.compile(
     r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?|\bleads?|\btrails?"
     r"|比|相比于?|相较于?|对比|较|领先于?|超过|落后于?|胜过|优于|高于|低于)\s*(?:the\s+)?$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?:'s|’s|\s*的)")
-_ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|这|该|其|此|它)", re.IGNORECASE)
+_ANAPHORA = ANAPHORA
 _LABEL_GAP = re.compile(r"^\s*(?:v?\d{1,3}(?:\.\d{1,3}){0,2})?\s*(?:\*\*)?\s*[：:]\s*(?:\*\*)?\s*$")
 
 
@@ -61,167 +58,9 @@ def _metrics():
     return comp("quantity"), comp("change"), kinds, d.get("by_kind") or {}, d.get("percent_speedup_is") or "speedup"
 
 
-@lru_cache(maxsize=None)
-def _setup_rx():
-    d = load("sections.yaml")
-    return re.compile(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE)
-
-
-@lru_cache(maxsize=None)
-def _setup_section_rx():
-    d = load("sections.yaml")
-    return re.compile(d["setup_section"]), re.compile(d["appendix_section"])
-
-
-@lru_cache(maxsize=None)
-def _label_rx():
-    return re.compile(load("sections.yaml")["label_line"])
-
-
-@lru_cache(maxsize=None)
-def _intro_section_rx():
-    d = load("sections.yaml")
-    return re.compile(d.get("intro_section") or r"(?!)")
-
-
 # The title and the first paragraphs before any section state what the whole document is
 # about ('MOSS-TTS-Local-Transformer-v1.5 在 SGLang-Omni 中…', 'We ran Llama 3.1 70B on 8×H100'):
 # every condition they name is the document's.  Later header blocks count only their setup lines.
-_LEAD_BLOCKS = 4
-
-
-_FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
-
-
-def _front_matter_conditions(text):
-    """Conditions named in the title / summary / description fields of a leading front matter."""
-    if not text.startswith(("---", "+++")):
-        return []
-    from .segment import _detect_front_matter
-    head = text[:20000].split("\n")
-    n = _detect_front_matter(head)
-    out, pos = [], 0
-    for i, line in enumerate(head[:n]):
-        if i and _FM_FIELD.match(line):
-            out.extend(find_conditions(text, pos, pos + len(line)))
-        pos += len(line) + 1
-    return out
-
-
-def _unmasked(spans, masked, text=None, starts=None):
-    """Drop mentions that start inside a masked range (URL, path, tag).  With ``text``, a
-    mention inside inline code is kept: '**Model**: `Qwen/Qwen-32B`' names the model.
-    ``starts`` (the masked ranges' starts, once per block) keeps a per-sentence call from
-    rebuilding them: that would cost every masked range of the block per sentence."""
-    if not masked:
-        return spans
-    if starts is None:
-        starts = [a for a, _ in masked]
-    out = []
-    for sp in spans:
-        k = bisect.bisect_right(starts, sp[2]) - 1
-        if k >= 0 and masked[k][0] <= sp[2] < masked[k][1] and not (text is not None and text[masked[k][0]] == "`"):
-            continue
-        out.append(sp)
-    return out
-
-
-class _BlockInfo:
-    """Entities, conditions and markers of one block, each computed once and only when asked."""
-
-    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup", "_keys", "_names",
-                 "_found_conds", "_found_systems")
-
-    def __init__(self, doc, b, names=None, conds=None, systems=None):
-        # names / conds / systems: what the document-wide scans found in this block, if any
-        self.doc, self.b, self._names = doc, b, names
-        self._found_conds, self._found_systems = conds, systems
-        self._systems = self._conds = self._markers = self._setup = None
-        self._keys = {}
-
-    def keys(self, what):
-        """Sorted start offsets of ``systems`` / ``conds`` / ``markers`` / ``masked`` (and the
-        systems' ends), built once: a figure bisects to its window instead of scanning every
-        mention of the block, which made a block with N figures and M mentions cost N*M."""
-        k = self._keys.get(what)
-        if k is None:
-            if what == "system_ends":
-                k = [m[3] for m in self.systems]   # non-overlapping matches: ends ascend too
-            elif what == "masked":
-                k = [a for a, _ in self.b.masked]
-            else:
-                pos = 1 if what == "markers" else 2
-                k = [m[pos] for m in getattr(self, what)]
-            self._keys[what] = k
-        return k
-
-    def within(self, what, lo, hi):
-        """The items of ``what`` (sorted by start) starting in [lo, hi), in their order."""
-        starts = self.keys(what)
-        return getattr(self, what)[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
-
-    @property
-    def systems(self):
-        if self._systems is None:
-            b = self.b
-            found = self._found_systems
-            if found is None:
-                found = find_entities(self.doc.text, b.start, b.end, kinds=("system",))
-            self._systems = _unmasked(found, b.masked)
-        return self._systems
-
-    @property
-    def conds(self):
-        if self._conds is None:
-            b = self.b
-            found = self._found_conds
-            if found is None:
-                found = find_conditions(self.doc.text, b.start, b.end, self._names)
-            self._conds = _unmasked(found, b.masked, self.doc.text)
-        return self._conds
-
-    @property
-    def markers(self):
-        if self._markers is None:
-            self._markers = find_markers(self.doc.text, self.b.start, self.b.end)
-        return self._markers
-
-    @property
-    def setup(self):
-        if self._setup is None:
-            self._setup = _setup_conditions(self.doc, self.b, self)
-        return self._setup
-
-
-def _setup_conditions(doc, b, info):
-    """Conditions stated by a setup line or a '实测条件（…）' parenthesis in this block."""
-    line_rx, paren_rx = _setup_rx()
-    text = doc.text
-    m = line_rx.match(b.text)      # on the block's own text: '^' anchors at its start
-    if m and "（" not in m.group(0) and "(" not in m.group(0):
-        # a setup line without parentheses states conditions for its whole line
-        return [c for c in info.conds if c[2] >= b.start + m.end()]
-    parens = list(paren_rx.finditer(text, b.start, b.end))
-    if not parens:
-        return []
-    out = []
-    for m in parens:
-        out.extend(info.within("conds", m.start("body"), m.end("body")))
-    return out
-
-
-def _bounds(text, lo, hi, s, e, rx):
-    """(start, end) of the sentence/clause around text[s:e] within [lo, hi) (bounded window)."""
-    a = max(lo, s - _WINDOW)
-    left = a
-    for m in rx.finditer(text, a, s):
-        left = m.end()
-    z = min(hi, e + _WINDOW)
-    m = rx.search(text, e, z)
-    right = m.start() if m else z
-    return left, right
-
-
 def _cue_before(text, pos, lo):
     return bool(_BASELINE_CUE.search(text[max(lo, pos - 24):pos]))
 
@@ -384,200 +223,149 @@ def _metric(text, c, clause, block, prev_same_kind):
     return best[1] if best else None
 
 
-def _scope_conditions(entries):
-    """facet -> Condition from a list of (scope, [(facet, value, s, e, surface)]) nearest first."""
-    return entries
+def _found_in_spans(doc, claims, names):
+    """The systems of every block holding a figure, and the conditions of those blocks, each
+    from one scan per run of such blocks instead of one per block
+    (claims.entities.matches_in_spans)."""
+    if not names:
+        return {}, {}
+    text, blocks = doc.text, doc.blocks
+    read = sorted({c.block for c in claims if c.block in names})
+    spans = [(blocks[i].start, blocks[i].end) for i in read]
+    systems = dict(zip(read, find_entities_in_spans(text, spans, kinds=("system",))))
+    conds = dict(zip(read, find_conditions_in_spans(text, spans, [names[i] for i in read])))
+    return conds, systems
+
+
+class _Subjects:
+    """A figure without a subject of its own takes its entry heading's, else its section
+    heading's: one answer per entry / section, computed once (not per figure)."""
+
+    def __init__(self, doc, scopes):
+        self.doc, self.scopes = doc, scopes
+        self._entry, self._section = {}, {}
+
+    def _first_uncued(self, i):
+        b = self.doc.blocks[i]
+        return next((m[1] for m in self.scopes.info(i).systems
+                     if not _cue_before(self.doc.text, m[2], b.start)), None)
+
+    def entry(self, k):
+        if k not in self._entry:
+            self._entry[k] = next((s for s in (self._first_uncued(i) for i in self.scopes.entry_blocks.get(k, ())
+                                               if self.doc.blocks[i].kind == "entry_heading") if s), None)
+        return self._entry[k]
+
+    def section(self, k):
+        if k not in self._section:
+            self._section[k] = next((self._first_uncued(i) for i in self.scopes.section_blocks.get(k, ())[:1]
+                                     if self.doc.blocks[i].kind == "heading"), None)
+        return self._section[k]
+
+
+def _subject_and_baseline(doc, c, b, bi, sent, subjects):
+    subject, _how = _pick_subject(doc.text, c, bi.systems, sent, b.start, bi)
+    if subject is None and b.entry is not None:
+        subject = subjects.entry(b.entry)
+    if subject is None and b.section is not None:
+        subject = subjects.section(b.section)
+    baseline = _pick_baseline(doc.text, c, bi.systems, sent, subject, b.start, bi) if c.kind in _RELATIVE else None
+    return subject, baseline
+
+
+def _conditions(doc, c, b, sent, scopes, made):
+    """facet -> Condition: the nearest scope that names a facet wins it."""
+    conds = {}
+    for scope, found in scopes.chain(c, b, sent):
+        for x in found:
+            facet = x[0]
+            if facet in conds:
+                continue
+            # one Condition per mention and scope, shared by every figure it applies to
+            # (a section's setup applies to all its figures; never mutated afterwards)
+            k = (x, scope)
+            cond = made.get(k)
+            if cond is None:
+                cond = made[k] = Condition(facet=facet, value=x[1], scope=scope,
+                                           line=doc.line_col(x[2])[0], surface=x[4])
+            conds[facet] = cond
+    return conds
+
+
+def _markers(doc, c, b, bi, sent):
+    """The entry's markers (its heading, or a line of its own that is only a marker), plus
+    those of the figure's own sentence: a marker in another sentence speaks of other figures."""
+    marks = set()
+    if b.entry is not None:
+        marks.update(doc.entries[b.entry].markers)
+    for name, s, e in bi.within("markers", sent[0], sent[1]):
+        marks.add(name)
+    return sorted(marks)
+
+
+class _Sources:
+    """A figure's sources: its entry's, else those linked in its own block, else the nearest
+    section's, else the document's."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self._block = {}
+        self.ratings = {s.ref: (s.rating, s.rating_text) for s in doc.sources
+                        if s.origin == "table" and (s.rating is not None or s.rating_text)}
+
+    def block(self, i):
+        from .markdown import parse_sources
+        got = self._block.get(i)
+        if got is None:
+            doc = self.doc
+            b = doc.blocks[i]
+            t = b.text
+            got = [] if ("/" not in t and "rxiv" not in t.lower()) else parse_sources(
+                doc.text, b.start, b.end, b.line, doc.line_starts[b.line - 1], "inline")
+            for src in got:          # the sources table's rating follows the file wherever it is cited
+                if src.ref in self.ratings:
+                    src.rating, src.rating_text = self.ratings[src.ref]
+            self._block[i] = got
+        return got
+
+    def of(self, c, b):
+        doc = self.doc
+        srcs = doc.entries[b.entry].sources if b.entry is not None else []
+        if not srcs:
+            srcs = self.block(c.block)
+        k = b.section
+        while not srcs and k is not None:
+            srcs = doc.sections[k].sources
+            k = doc.sections[k].parent
+        return list(srcs or doc.header_sources)
 
 
 def annotate(doc, claims, names=None) -> list:
     """Fill the context fields of ``claims`` (in place) and return their comparisons.
-    ``names``: block index -> the hardware and model names already found in that block."""
+    ``names``: block index -> the hardware and model names already found in that block.
+
+    One pass per figure, in named steps: place (role, section, entry), sentence and clause,
+    subject and baseline, metric, conditions (``claims.scopes``), markers, sources."""
     from .comparisons import find_comparisons
-    from .segment import _clean_title, parse_sources
 
-    text = doc.text
-    blocks = doc.blocks
-    info = {}
-    # the systems of every block holding a figure, and the conditions of those that are not
-    # prose paragraphs (a paragraph's are read per sentence), each from one scan per run of
-    # such blocks instead of one per block (claims.entities.matches_in_spans)
-    found_conds, found_systems = {}, {}
-    if names:
-        # only the blocks that hold figures: the others may never be asked
-        read = sorted({c.block for c in claims if c.block in names})
-        found_systems = dict(zip(read, find_entities_in_spans(
-            text, [(blocks[i].start, blocks[i].end) for i in read], kinds=("system",))))
-        listed = [i for i in read if blocks[i].kind != "paragraph"]
-        found_conds = dict(zip(listed, find_conditions_in_spans(
-            text, [(blocks[i].start, blocks[i].end) for i in listed], [names[i] for i in listed])))
-
-    def binfo(i):
-        bi = info.get(i)
-        if bi is None:
-            bi = info[i] = _BlockInfo(doc, blocks[i], names.get(i) if names else None,
-                                      found_conds.get(i), found_systems.get(i))
-        return bi
-
-    # blocks of each entry / section / table row, and their setup conditions
-    entry_blocks, section_blocks, header_blocks, row_blocks = {}, {}, [], {}
-    for i, b in enumerate(blocks):
-        if b.entry is not None:
-            entry_blocks.setdefault(b.entry, []).append(i)
-        elif b.section is not None:
-            section_blocks.setdefault(b.section, []).append(i)
-        else:
-            header_blocks.append(i)
-        if b.kind == "table_cell" and b.row is not None:
-            row_blocks.setdefault((b.section, b.line, b.row), []).append(i)
-
-    entry_conds, section_conds, doc_conds = {}, {}, None
-
-    def setup_of(idxs, heading_kinds):
-        # a setup line ('实测条件（8×H100，…）') is more precise than the heading ('… 在 H100 上 …')
-        setup, heading = [], []
-        for i in idxs:
-            b = blocks[i]
-            bi = binfo(i)
-            if b.kind in heading_kinds:
-                heading.extend(bi.conds)
-            else:
-                setup.extend(bi.setup)
-        return setup + heading
-
-    def conds_entry(k):
-        if k not in entry_conds:
-            entry_conds[k] = setup_of(entry_blocks.get(k, ()), ("entry_heading",))
-        return entry_conds[k]
-
-    setup_children, doc_setup = {}, []
-    setup_rx, appendix_rx = _setup_section_rx()
-    for k, sec in enumerate(doc.sections):
-        if setup_rx.match(_clean_title(sec.title)):
-            parent = sec.parent
-            if parent is None or appendix_rx.match(_clean_title(doc.sections[parent].title)):
-                doc_setup.append(k)      # a top-level or appendix setup section: the whole document's setup
-            else:
-                setup_children.setdefault(parent, []).append(k)
-
-    def conds_section(k):
-        if k not in section_conds:
-            section_conds[k] = []      # guards against a cycle while this one is computed
-            own = setup_of(section_blocks.get(k, ()), ("heading",))
-            # a '### 测试配置' child states the setup of its parent and its siblings
-            for ch in setup_children.get(k, ()):
-                own = own + [x for i in section_blocks.get(ch, ()) for x in binfo(i).conds]
-            section_conds[k] = own
-            parent = doc.sections[k].parent
-            if parent is not None:    # a sub-section inherits its parent's setup
-                own_facets = {x[0] for x in section_conds[k]}
-                section_conds[k] = section_conds[k] + [c for c in conds_section(parent) if c[0] not in own_facets]
-        return section_conds[k]
-
-    def conds_doc():
-        nonlocal doc_conds
-        if doc_conds is None:
-            # only in a document about one thing: a digest's header line lists the figures of
-            # its entries ('基线：… EAGLE-3 3.1× + TensorRT-LLM FP8 1.9× …'), not their setup
-            single = not doc.entries and sum(1 for sec in doc.sections if sec.level == 1) <= 1
-            # a labelled metadata line ('执行体：…', '基线：inference.md v322（EAGLE-3 3.1× + … FP8 1.9× …）')
-            # summarises several entries; its names are not the whole document's setup
-            label_rx = _label_rx()
-            # and a bullet is one statement among others ('- AWQ … for a 70B model' is not the setup
-            # of the TensorRT-LLM bullet above it)
-            lead = [i for i in header_blocks if blocks[i].role in ("header", "body")
-                    and blocks[i].kind in ("heading", "paragraph")
-                    and not label_rx.match(blocks[i].text)][:_LEAD_BLOCKS] \
-                if single else []
-            doc_conds = [x for i in lead for x in binfo(i).conds]
-            doc_conds = doc_conds + setup_of([i for i in header_blocks if i not in lead], ("heading",))
-            for k in doc_setup:
-                doc_conds = doc_conds + [x for i in section_blocks.get(k, ()) for x in binfo(i).conds]
-            # front matter has no blocks, but its title / summary describe the whole post
-            # ('summary: "… on Qwen3.5-397B-A17B-NVFP4 with GB200 NVL72 …"')
-            doc_conds = doc_conds + _front_matter_conditions(text)
-            # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
-            intro_rx = _intro_section_rx()
-            for k in [k for k, sec in enumerate(doc.sections) if sec.parent is None and single][:2]:
-                if intro_rx.match(_clean_title(doc.sections[k].title)):
-                    doc_conds = doc_conds + [x for i in section_blocks.get(k, ()) for x in binfo(i).conds]
-        return doc_conds
-
-    bsrc = {}
-    ratings = {s.ref: (s.rating, s.rating_text) for s in doc.sources
-               if s.origin == "table" and (s.rating is not None or s.rating_text)}
-
-    def block_sources(i):
-        if i not in bsrc:
-            b = blocks[i]
-            t = b.text
-            bsrc[i] = [] if ("/" not in t and "rxiv" not in t.lower()) else parse_sources(
-                text, b.start, b.end, b.line, doc.line_starts[b.line - 1], "inline")
-            for src in bsrc[i]:          # the sources table's rating follows the file wherever it is cited
-                if src.ref in ratings:
-                    src.rating, src.rating_text = ratings[src.ref]
-        return bsrc[i]
-
-    def first_uncued(i):
-        """The first system of block i that is not a baseline, or None."""
-        return next((m[1] for m in binfo(i).systems if not _cue_before(text, m[2], blocks[i].start)), None)
-
-    # a figure without a subject of its own takes its entry heading's, else its section
-    # heading's: one answer per entry / section, computed once (not per figure)
-    ent_subj, sec_subj = {}, {}
-
-    def entry_subject(k):
-        if k not in ent_subj:
-            ent_subj[k] = next((s for s in (first_uncued(i) for i in entry_blocks.get(k, ())
-                                            if blocks[i].kind == "entry_heading") if s), None)
-        return ent_subj[k]
-
-    def section_subject(k):
-        if k not in sec_subj:
-            sec_subj[k] = next((first_uncued(i) for i in section_blocks.get(k, ())[:1]
-                                if blocks[i].kind == "heading"), None)
-        return sec_subj[k]
-
-    # lists shared by many figures (a block's, row's, entry's, section's, document's conditions)
-    # are reduced once to the first mention of each facet: that is all ``put`` keeps of them,
-    # and walking the whole list per figure made a long block quadratic
-    firsts, rows = {}, {}
-
-    def first_per_facet(found):
-        f = firsts.get(id(found))
-        if f is None or f[0] is not found:
-            seen, out = set(), []
-            for x in found:
-                if x[0] not in seen:
-                    seen.add(x[0])
-                    out.append(x)
-            f = firsts[id(found)] = (found, out)
-        return f[1]
-
+    text, blocks = doc.text, doc.blocks
+    found_conds, found_systems = _found_in_spans(doc, claims, names)
+    scopes = Scopes(doc, names, found_conds, found_systems)
+    subjects, sources = _Subjects(doc, scopes), _Sources(doc)
     made = {}            # (mention, scope) -> Condition
-    sent_conds = {}      # (block, sentence span) -> conditions, for paragraphs
     last_metric = {}     # (block or entry, kind) -> metric of the previous figure of that kind
     for c in claims:
         if c.block is None:
             continue
         b = blocks[c.block]
-        bi = binfo(c.block)
+        bi = scopes.info(c.block)
         c.role = b.role
         c.section = doc.sections[b.section].title if b.section is not None else None
         c.entry = doc.entries[b.entry].label if b.entry is not None else None
-        sent = _bounds(text, b.start, b.end, c.start, c.end, _SENT_END)
-        clause = _bounds(text, b.start, b.end, c.start, c.end, _CLAUSE_END)
+        sent = bounds(text, b.start, b.end, c.start, c.end, SENT_END)
+        clause = bounds(text, b.start, b.end, c.start, c.end, _CLAUSE_END)
+        c.subject, c.baseline = _subject_and_baseline(doc, c, b, bi, sent, subjects)
 
-        # subject and baseline
-        subject, how = _pick_subject(text, c, bi.systems, sent, b.start, bi)
-        if subject is None and b.entry is not None:
-            subject = entry_subject(b.entry)
-        if subject is None and b.section is not None:
-            subject = section_subject(b.section)
-        c.subject = subject
-        if c.kind in _RELATIVE:
-            c.baseline = _pick_baseline(text, c, bi.systems, sent, subject, b.start, bi)
-
-        # metric
         scope_key = (c.block, c.kind)
         entry_key = (b.entry, b.section, c.kind)
         c.metric = _metric(text, c, clause, b, last_metric.get(scope_key))
@@ -588,80 +376,9 @@ def annotate(doc, claims, names=None) -> list:
             last_metric[scope_key] = c.metric
             last_metric[entry_key] = c.metric
 
-        # conditions: nearest scope wins per facet
-        conds = {}
-
-        def put(found, scope):
-            for x in found:
-                facet = x[0]
-                if facet in conds:
-                    continue
-                # one Condition per mention and scope, shared by every figure it applies to
-                # (a section's setup applies to all its figures; never mutated afterwards)
-                k = (x, scope)
-                cond = made.get(k)
-                if cond is None:
-                    cond = made[k] = Condition(facet=facet, value=x[1], scope=scope,
-                                               line=doc.line_col(x[2])[0], surface=x[4])
-                conds[facet] = cond
-
-        if b.kind == "paragraph" and bi._conds is None:
-            # long prose: read only the figure's sentence, not the whole paragraph
-            key = (c.block, sent)
-            if key not in sent_conds:
-                sent_conds[key] = _unmasked(find_conditions(text, sent[0], sent[1]), b.masked, text,
-                                            bi.keys("masked"))
-            in_sent = list(sent_conds[key])
-        else:
-            in_sent = bi.within("conds", sent[0], sent[1])
-        # nearest mention first within the sentence
-        in_sent.sort(key=lambda x: abs(x[2] - c.start))
-        put(in_sent, "sentence")
-        if b.kind == "paragraph" and sent[0] > b.start and _ANAPHORA.match(text, sent[0], sent[1]):
-            # 'That is roughly 50% better than …' speaks of the previous sentence's setup
-            prev = _bounds(text, b.start, b.end, sent[0] - 1, sent[0] - 1, _SENT_END)
-            key = (c.block, prev)
-            if key not in sent_conds:
-                sent_conds[key] = _unmasked(find_conditions(text, prev[0], prev[1]), b.masked, text,
-                                            bi.keys("masked"))
-            put(sent_conds[key], "bullet")
-        if b.kind == "table_cell" and b.row is not None:
-            rk = (b.section, b.line, b.row)
-            if rk not in rows:
-                rows[rk] = [x for i in row_blocks.get(rk, ()) for x in binfo(i).conds]
-            put(first_per_facet(rows[rk]), "bullet")
-        elif b.kind == "bullet":
-            # a bullet is one statement; a paragraph's other sentences speak of other figures
-            put(first_per_facet(bi.conds), "bullet")
-        if b.entry is not None:
-            put(first_per_facet(conds_entry(b.entry)), "entry")
-        if b.section is not None:
-            put(first_per_facet(conds_section(b.section)), "section")
-        put(first_per_facet(conds_doc()), "document")
-        c.conditions = conds
-
-        # markers: the entry's, plus those of the figure's own sentence
-        marks = set()
-        if b.entry is not None:
-            marks.update(doc.entries[b.entry].markers)
-        for name, s, e in bi.within("markers", sent[0], sent[1]):
-            marks.add(name)
-        c.markers = sorted(marks)
-
-        # sources: the entry's, else those linked in the figure's own block, else the nearest
-        # section's, else the document's
-        srcs = []
-        if b.entry is not None:
-            srcs = doc.entries[b.entry].sources
-        if not srcs:
-            srcs = block_sources(c.block)
-        k = b.section
-        while not srcs and k is not None:
-            srcs = doc.sections[k].sources
-            k = doc.sections[k].parent
-        if not srcs:
-            srcs = doc.header_sources
-        c.sources = list(srcs)
+        c.conditions = _conditions(doc, c, b, sent, scopes, made)
+        c.markers = _markers(doc, c, b, bi, sent)
+        c.sources = sources.of(c, b)
 
     comps = find_comparisons(doc, claims)
     _inherit(claims)

@@ -79,6 +79,107 @@ class Block:
     row: Optional[int] = None       # table row index within its table
     masked: list = field(default_factory=list)   # [(start, end)] absolute offsets that are not prose
     cell: Optional[int] = None      # column index of a table cell within its row
+    table: Optional[int] = None     # index into Document.tables of a table cell
+
+
+@dataclass
+class Cell:
+    """One cell of a table row; ``block`` is its Block (None for an empty cell)."""
+    start: int
+    end: int
+    line: int
+    col: int
+    text: str                  # the cell's text, stripped
+    column: int                # 0-based column index
+    block: Optional[int] = None
+
+
+@dataclass
+class Row:
+    line: int
+    cells: list                # list[Cell], in column order
+    index: int                 # 0 is the header row
+
+
+@dataclass
+class Table:
+    """A Markdown table: its header cells, its data rows and the caption that introduces it
+    (the sentence or heading before it, or a 'Table N:' / '表 N' line right after it)."""
+    line: int                  # the header row's line
+    end_line: int
+    header: list               # list[Cell] of row 0
+    rows: list                 # list[Row] of the data rows
+    section: Optional[int] = None
+    entry: Optional[int] = None
+    role: str = "body"
+    caption: Optional[int] = None   # block index of the caption, when there is one
+    caption_blocks: list = field(default_factory=list)   # every block of the caption's paragraph
+
+    def column_name(self, k: int) -> str:
+        return next((c.text for c in self.header if c.column == k), "")
+
+
+@dataclass
+class ListItem:
+    """One list item (a bullet block) with the sentence that introduces its list."""
+    block: int                 # index into Document.blocks
+    list_id: int               # items of one list share it
+    intro: Optional[int] = None     # block index of the introducing paragraph ('On 8× B300:')
+    depth: int = 0             # nesting by indentation
+
+
+@dataclass
+class Sentence:
+    """A sentence of a block, possibly spanning hard-wrapped lines."""
+    start: int
+    end: int
+    block: int
+
+
+@dataclass
+class Setup:
+    """A place that states the test setup for a scope: a setup section, a setup line
+    ('实测条件：…', 'Setup: …'), a parenthesised setup, or a list a setup sentence introduces."""
+    kind: str                  # 'section' | 'line' | 'paren' | 'list' | 'paragraph'
+    blocks: list               # block indices whose conditions it states
+    section: Optional[int] = None   # the section it applies to (None: the whole document)
+    entry: Optional[int] = None     # the entry it applies to, when inside one
+    line: int = 0
+
+
+@dataclass
+class Reference:
+    """Something a briefing cites by number: an arXiv id, an issue or PR, a release or build id
+    (or a range of them, expanded in ``ids``), a commit."""
+    kind: str                  # 'arxiv' | 'issue' | 'pr' | 'release' | 'commit'
+    ref: str                   # as written ('#12345', 'b10327–b10331', 'v1.94.2', '2401.12345')
+    start: int
+    end: int
+    line: int
+    col: int
+    ids: tuple = ()            # the identifiers it stands for ('b10327', …, 'b10331')
+    block: Optional[int] = None
+    url: str = ""              # the link target, when the reference is a link
+
+
+@dataclass
+class CodeRegion:
+    """Code in the Markdown: a fenced or indented block (whole lines) or an inline span."""
+    kind: str                  # 'fence' | 'indented' | 'inline'
+    start: int                 # character offsets into the document text, end exclusive
+    end: int
+    line: int = 0              # first and last line (1-based) of a block; 0 for inline spans
+    end_line: int = 0
+
+
+@dataclass
+class Comment:
+    """A real HTML comment of the Markdown (never one shown inside code)."""
+    start: int
+    end: int
+    line: int
+    col: int
+    body: str                  # the text between '<!--' and '-->'
 
 
 @dataclass
@@ -96,6 +197,18 @@ class Document:
     bom: bool = False
     title: Optional[str] = None     # the document title (first heading or first line)
     header_sources: list = field(default_factory=list)  # sources cited above the first section
+    code: list = field(default_factory=list)       # list[CodeRegion], by start
+    comments: list = field(default_factory=list)   # list[Comment]: HTML comments outside code
+    tables: list = field(default_factory=list)     # list[Table]
+    items: list = field(default_factory=list)      # list[ListItem]
+    sentences: list = field(default_factory=list)  # list[Sentence], by start
+    setups: list = field(default_factory=list)     # list[Setup]
+    references: list = field(default_factory=list)  # list[Reference], by start
+    # sorted start offsets of the record lists above, built on the first lookup
+    # (claims.structure.sentence_at and friends); not part of the document's content
+    starts: dict = field(default_factory=dict, repr=False, compare=False)
+    front_matter: int = 0           # number of leading lines of YAML/TOML front matter
+    kind: str = "post"              # 'post' (about one thing) | 'digest' (gathers many sources)
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""
@@ -146,6 +259,9 @@ class Claim:
     markers: list = field(default_factory=list)      # 'unverified', 'conditional', 'hedged', 'abstract_only'
     sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
     role: str = "body"
+    # what the figure is: result | setting | capacity | size | hypothetical | symptom | count |
+    # quote (claims/nature.py); only a result needs preconditions
+    nature: str = "result"
     section: Optional[str] = None      # title of the section
     entry: Optional[str] = None        # label of the entry
     block: Optional[int] = None        # index into Document.blocks

@@ -22,10 +22,12 @@ import bisect
 import re
 from functools import lru_cache
 
+from . import markdown as md
+from . import structure
 from ._data import load
-from .entities import Covered
 from .markers import marker_names
-from .model import Block, Document, Entry, Section, Source
+from .markdown import parse_sources
+from .model import Block, Cell, Document, Entry, Row, Section, Source, Table
 
 # ---------------------------------------------------------------- patterns
 
@@ -51,53 +53,13 @@ _PACKED = re.compile(r"^[^|\n]{0,30}?[：:]\s*-\s+\S")
 # split points of a packed line: ' - ' not between two digits ('2 - 5%' is a range)
 _PACK_SPLIT = re.compile(r"(?<!\d)\s{1,4}-\s{1,4}|\s{1,4}-\s{1,4}(?!\d)")
 _NUMBERED_HEADING = re.compile(r"^\s*(?P<label>\d{1,3})[.、)]\s+\S")
-# no two adjacent \s* (backtracking between them is quadratic on a long blank run)
-_DELIM_ROW = re.compile(r"^\s*(?:\|\s*)?:?-+:?(?:\s*\|\s*:?-+:?)+\s*\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
+_DELIM_ROW = md.DELIM_ROW
 # Language share by byte classes of the UTF-8 text: lead bytes E4-E9 start U+4000-U+9FFF (the
 # CJK ideographs); a regex class over those ranges costs ~15 ms to compile at every start-up.
 _NOT_HAN_LEAD = bytes(b for b in range(256) if not 0xE4 <= b <= 0xE9)
 _NOT_LATIN = bytes(b for b in range(256) if not (65 <= b <= 90 or 97 <= b <= 122))
 _DATE = re.compile(r"(?<!\d)(20\d{2}|19\d{2})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)")
 
-# masks: things inside prose that are never claims.  Each alternative with what a text must
-# contain (lower-cased) for it to match anywhere; one pass runs only the alternatives the
-# text can match (the path patterns alone cost half the pass), in this order, so the
-# matches are those of the whole alternation.
-_MASK_PARTS = (
-    (("http",), r"https?://[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"),             # URLs
-    (("www.",), r"www\.[A-Za-z0-9-]{1,200}\.[^\s<>()\[\]{}\"'，。、；）（]{1,2000}"),
-    (("](",), r"\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,500}\")?\)"),            # link targets '](…)'
-    (("<",), r"</?[A-Za-z][A-Za-z0-9:-]{0,40}(?:\s[^<>\n]{0,300})?/?>"),   # HTML / JSX tags
-    (("/",), r"(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.(?:md|mdx|txt|py|json|ya?ml|pdf|html?|ipynb|csv|sh|rs|go|cpp|cu|h)(?![\w])"),
-    ((".md", ".py", ".ipynb"), r"(?<![\w/.-])[\w.-]{1,200}\.(?:md|mdx|py|ipynb)(?![\w])"),      # bare file names
-    (("arxiv",), r"arXiv\s*[:：]?\s*\d{4}\.\d{4,5}(?:v\d{1,3})?"),               # arXiv ids
-    (("⭐", "★", "☆"), r"[⭐★☆]{1,20}"),                                           # star ratings
-    (("&",), r"&#?[A-Za-z0-9]{1,10};"),                                      # HTML entities
-    (("#",), r"(?<![\w&#])#\d{1,7}(?!\d)"),                                  # issue / PR numbers
-    (("[",), r"\[\^?\d{1,3}\]"),                                            # footnote marks
-)
-_MASK_RX = re.compile("|".join(p for _, p in _MASK_PARTS), re.IGNORECASE)
-
-
-@lru_cache(maxsize=64)
-def _mask_rx(present: tuple):
-    return re.compile("|".join(p for ok, (_, p) in zip(present, _MASK_PARTS) if ok) or r"(?!)", re.IGNORECASE)
-
-
-def _mask_pattern(text: str):
-    """The masks alternation without the alternatives that cannot match in ``text``.
-    ('ſ' and 'K' fold onto s and k under IGNORECASE: a text holding them keeps the whole
-    alternation rather than risk a needle its lower-casing would miss.)"""
-    if "\u017f" in text or "\u212a" in text or "\u0130" in text or "\u0131" in text:
-        return _MASK_RX
-    low = text.lower()
-    return _mask_rx(tuple(any(n in low for n in needles) for needles, _ in _MASK_PARTS))
-
-_URL_RX = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,2000}")
-_ARXIV_RX = re.compile(r"(?:arXiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\d{4,5}(?:v\d{1,3})?)", re.IGNORECASE)
-_BARE_ARXIV = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d{1,3})?(?![\w.])")
-# the look-behinds start a match only at the head of a [\w.-] run: no re-scan from inside it
-_PATH_RX = re.compile(r"(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/.-])[\w.-]{1,200}\.mdx?(?![\w])")
 _STARS = re.compile(r"[⭐★]")
 _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
 
@@ -119,144 +81,11 @@ def _strip_bold(title: str) -> str:
     return t
 
 
-def _clean_title(title: str) -> str:
+def clean_title(title: str) -> str:
     t = title.strip().strip("*").strip()
-    t = re.sub(r"^(?:[一二三四五六七八九十]{1,3}\s*[、．.]|\d{1,3}(?:\.\d{1,3})*[.、)]?)\s*", "", t)
+    t = re.sub(r"^(?:[一二三四五六七八九十]{1,3}\s*[、．.]|[IVX]{1,5}\.\s|\d{1,3}(?:\.\d{1,3})*[.、)]?)\s*", "", t)
     t = _rx()["count"].sub("", t).strip()
     return t
-
-
-# ------------------------------------------------------------ markdown-it
-
-@lru_cache(maxsize=1)
-def _md():
-    from markdown_it import MarkdownIt   # lazy: ~20-40 ms import
-    md = MarkdownIt("commonmark", {"maxNesting": 20})
-    # block structure only: the inline pass is where markdown-it is slow on
-    # hostile input, and the line walk below does what inline work we need.
-    md.disable(["inline", "text_join", "reference"])
-    return md
-
-
-# Lines only a Markdown parser reads right: fences, HTML blocks, indented code or nested
-# list content, setext underlines and rules.  A document with none of them (the common
-# Chinese briefing) needs only ATX headings, so markdown-it (20-40 ms to import) is skipped.
-_NEEDS_MD = re.compile(r"^(?: {0,3}(?:```|~~~|<)| {4,}\S|\t| {0,3}(?:=+|-+|\*(?: *\*){2,}|_(?: *_){2,}) *$)", re.M)
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
-
-
-def _line_classes(lines: list, skip: set) -> dict:
-    """Map line index -> ('code'|'html'|'skip'|('h', level, last_line)) from markdown-it's block tokens."""
-    src = "\n".join("" if i in skip else ln.replace("\r", " ") for i, ln in enumerate(lines))
-    cls = {}
-    if not _NEEDS_MD.search(src):
-        for i, ln in enumerate(lines):
-            m = _ATX.match(ln) if i not in skip else None
-            if m:
-                cls[i] = ("h", len(m.group(1)), i)
-        return cls
-    try:
-        tokens = _md().parse(src)
-    except RecursionError:      # pathological nesting: fall back to line logic alone
-        return cls
-    for i, tok in enumerate(tokens):
-        if tok.map is None:
-            continue
-        a, b = tok.map
-        if tok.type in ("fence", "code_block"):
-            for j in range(a, b):
-                cls[j] = "code"
-        elif tok.type == "html_block":
-            for j in range(a, b):
-                cls.setdefault(j, "html")
-        elif tok.type == "heading_open":
-            level = int(tok.tag[1])
-            if tok.markup in ("=", "-"):      # setext: text lines then the underline
-                cls[a] = ("h", level, b - 2)
-                for j in range(a + 1, b - 1):
-                    cls[j] = "skip"
-                cls[b - 1] = "skip"
-            else:
-                cls[a] = ("h", level, a)
-        elif tok.type == "hr":
-            cls[a] = "skip"
-    return cls
-
-
-# ------------------------------------------------------------ masks
-
-def _code_spans(text: str, s: int, e: int, out: list):
-    """Inline code spans of one line: backtick runs paired with the next run of the same length."""
-    i = text.find("`", s, e)
-    if i < 0:
-        return
-    runs = []
-    for m in re.finditer(r"`+", text[s:e]):
-        runs.append((m.start() + s, m.end() + s))
-    # next run index of each length after position k: walk from the end
-    nxt = {}
-    pair = [None] * len(runs)
-    for k in range(len(runs) - 1, -1, -1):
-        ln = runs[k][1] - runs[k][0]
-        pair[k] = nxt.get(ln)
-        nxt[ln] = k
-    k = 0
-    while k < len(runs):
-        j = pair[k]
-        if j is not None:
-            out.append((runs[k][0], runs[j][1]))
-            k = j + 1
-        else:
-            k += 1
-
-
-def _html_comments(text: str) -> list:
-    out = []
-    i = text.find("<!--")
-    while i >= 0:
-        j = text.find("-->", i + 4)
-        if j < 0:
-            out.append((i, len(text)))
-            break
-        out.append((i, j + 3))
-        i = text.find("<!--", j + 3)
-    return out
-
-
-def _merge(ranges: list) -> list:
-    ranges.sort()
-    out = []
-    for s, e in ranges:
-        if out and s <= out[-1][1]:
-            if e > out[-1][1]:
-                out[-1] = (out[-1][0], e)
-        else:
-            out.append((s, e))
-    return out
-
-
-# ------------------------------------------------------------ sources
-
-def parse_sources(text: str, s: int, e: int, line: int, line_start: int, origin: str) -> list:
-    """Sources named in text[s:e]: paths, URLs, arXiv ids (a '来源：' line, a table cell, a heading)."""
-    out = []
-    taken = []
-    for m in _URL_RX.finditer(text, s, e):
-        url = m.group(0).rstrip(".,;:)")
-        out.append(Source("url", url, line, m.start() - line_start + 1, origin=origin))
-        taken.append((m.start(), m.end()))
-    for m in _ARXIV_RX.finditer(text, s, e):
-        out.append(Source("arxiv", m.group(1), line, m.start(1) - line_start + 1, origin=origin))
-        taken.append((m.start(), m.end()))
-    # paths never overlap each other (one finditer), only URLs and arXiv ids:
-    # one merged span set keeps a block with thousands of links linear
-    covered = Covered(taken)
-    for m in _PATH_RX.finditer(text, s, e):
-        if m.start() in covered or _IMAGE.search(m.group(0)):
-            continue
-        out.append(Source("path", m.group(0), line, m.start() - line_start + 1, origin=origin))
-    out.sort(key=lambda src: src.col)
-    return out
 
 
 # ------------------------------------------------------------ segmenter
@@ -298,7 +127,7 @@ class _Walk:
         while self.stack and doc.sections[self.stack[-1]].level >= level:
             doc.sections[self.stack.pop()].end_line = line - 1
         parent = self.stack[-1] if self.stack else None
-        clean = _clean_title(title)
+        clean = clean_title(title)
         role = _section_role(clean) or (doc.sections[parent].role if parent is not None else None) or "body"
         sec = Section(title=_strip_bold(title), line=line, level=level, role=role, parent=parent)
         m = _rx()["count"].search(title)
@@ -347,18 +176,6 @@ class _Walk:
             e -= 1
         b.end = e           # b.text is cut once at the end: re-slicing per line would be quadratic
         self.extended.add(idx)
-
-
-def _detect_front_matter(lines: list) -> int:
-    """Number of lines of a leading YAML/TOML front matter block (0 when none)."""
-    if not lines or lines[0].rstrip("\r").strip() not in ("---", "+++"):
-        return 0
-    fence = lines[0].strip()
-    for i in range(1, min(len(lines), 500)):
-        t = lines[i].rstrip("\r").strip()
-        if t == fence or (fence == "---" and t == "..."):
-            return i + 1
-    return 0
 
 
 def _valid_date(y, m, d):
@@ -423,7 +240,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
     lines = [text[starts[i]:ends[i]] for i in range(n)]
 
     # front matter: no blocks; its title/date still describe the document
-    fm = _detect_front_matter(lines)
+    fm = doc.front_matter = md.front_matter(lines)
     fm_date = fm_title = None
     for i in range(1, max(fm - 1, 1)):
         m = re.match(r"^\s*(date|title)\s*[:=]\s*['\"]?(.*?)['\"]?\s*$", lines[i])
@@ -432,16 +249,24 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
         elif m and m.group(1) == "title" and fm_title is None:
             fm_title = m.group(2)
     skip = set(range(fm))
-    cls = _line_classes(lines, skip)
+    cls, code_blocks = md.line_classes(lines, skip)
 
-    # document-wide masks (inline code is done per line below)
-    masks = _html_comments(text)
-    for m in _mask_pattern(text).finditer(text):
+    # inline code of every line outside code blocks (and front matter); then the HTML
+    # comments that are Markdown, not text shown inside code
+    code_masks = []
+    if "`" in text:
+        for i in range(fm, n):
+            if cls.get(i) != "code" and text.find("`", starts[i], ends[i]) >= 0:
+                md.code_spans(text, starts[i], ends[i], code_masks)
+    doc.code = md.code_regions(code_blocks, code_masks, starts, ends)
+    comment_ranges = [(c.start, c.end) for c in md.real_comments(
+        text, md.html_comments(text), doc.code, doc.line_col)]
+    doc.comments = md.real_comments(text, comment_ranges, (), doc.line_col)
+    masks = list(comment_ranges)
+    for m in md.mask_pattern(text).finditer(text):
         masks.append((m.start(), m.end()))
-    comment_ranges = list(masks[:0]) + _html_comments(text)
 
     w = _Walk(doc, lines, starts)
-    code_masks = []
     i = fm
     while i < n:
         line_no = i + 1
@@ -454,7 +279,6 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             w.table_row = None
             i += 1
             continue
-        _code_spans(text, s, e, code_masks)
         # a line wholly inside an HTML comment produces nothing
         k = bisect.bisect_right(comment_ranges, (s, float("inf"))) - 1
         if k >= 0 and comment_ranges[k][0] <= s and comment_ranges[k][1] >= e:
@@ -504,8 +328,6 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             _table_row(w, doc, s, ends[last], line_no, row)
             w.table_row = row + 1
             w.open_block = None
-            for j in range(i + 1, last + 1):
-                _code_spans(text, starts[j], ends[j], code_masks)
             i = last + 1
             continue
         w.table_row = None
@@ -518,6 +340,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
         # Chinese ordinal section line without '#'
         m = rx["ordinal"].match(body)
         if m and c != "html":
+            # the title text is the whole line ('四、…（3 条）', 'IV. … (2 items)')
             w.open_section(body, line_no, 2, s + lead, e)
             # the title text is the whole line: '四、…（3 条）'
             i += 1
@@ -594,7 +417,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
     _entry_markers(doc)
 
     # masks per block
-    all_masks = _merge(masks + code_masks)
+    all_masks = md.merge(masks + code_masks)
     mstarts = [a for a, _ in all_masks]
     for b in doc.blocks:
         k = max(bisect.bisect_right(mstarts, b.start) - 1, 0)
@@ -603,10 +426,11 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
             if z > b.start:
                 b.masked.append((max(a, b.start), min(z, b.end)))
             k += 1
-        b.masked = _merge(b.masked)
+        b.masked = md.merge(b.masked)
 
     _managed_blocks_are_warnings(doc)
     _collect_sources(doc)
+    structure.build(doc, clean_title)
     doc.lang = _language(doc)
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""
     doc.date = fm_date or _find_date(name) or _find_date(doc.title or fm_title or "") \
@@ -642,7 +466,13 @@ def _table_row(w: _Walk, doc: Document, s: int, e: int, line_no: int, row: int):
         bounds = bounds[1:]
     if bounds and not text[s + bounds[-1][0]:s + bounds[-1][1]].strip():
         bounds = bounds[:-1]
+    if row == 0 or not doc.tables:
+        doc.tables.append(Table(line=line_no, end_line=line_no, header=[], rows=[], section=w.section,
+                                entry=w.entry, role=w.role()))
+    table_index = len(doc.tables) - 1
+    table = doc.tables[table_index]
     cells = []
+    row_cells = []
     for ci, (a, z) in enumerate(bounds):
         cs, ce = s + a, s + z
         # the line of a cell in a row broken across lines
@@ -654,7 +484,18 @@ def _table_row(w: _Walk, doc: Document, s: int, e: int, line_no: int, row: int):
                 cs += 1
             ln = bisect.bisect_right(doc.line_starts, cs)
         idx = w.add_block(cs, ce, ln, "table_cell", row=row, cell=ci)
+        if idx is not None:
+            doc.blocks[idx].table = table_index
+            b = doc.blocks[idx]
+            row_cells.append(Cell(b.start, b.end, b.line, b.col, b.text.strip(), ci, idx))
+        else:
+            row_cells.append(Cell(cs, cs, ln, cs - doc.line_starts[ln - 1] + 1, "", ci, None))
         cells.append((idx, cs, ce, ln))
+    if row == 0:
+        table.header = row_cells
+    else:
+        table.rows.append(Row(line_no, row_cells, row))
+    table.end_line = bisect.bisect_right(doc.line_starts, max(s, e - 1))
     # sources tables and references: the cited files, URLs, arXiv ids and their ratings
     role = w.role()
     has_stars = any(_STARS.search(text, cs, ce) for _, cs, ce, _ in cells)
@@ -671,7 +512,7 @@ def _table_row(w: _Walk, doc: Document, s: int, e: int, line_no: int, row: int):
     first = cells[0]
     srcs = parse_sources(text, first[1], first[2], first[3], doc.line_starts[first[3] - 1], "table")
     if not srcs and role == "references":
-        for m in _BARE_ARXIV.finditer(text, first[1], first[2]):
+        for m in md.BARE_ARXIV.finditer(text, first[1], first[2]):
             srcs.append(Source("arxiv", m.group(0), first[3], m.start() - doc.line_starts[first[3] - 1] + 1, origin="table"))
     for src in srcs:
         src.rating, src.rating_text = rating, rating_text

@@ -21,6 +21,7 @@ LAZY_COMMANDS = {
     "warnings": ("validator.warnings_cmd", "warnings_command"),
     "report": ("validator.report_cmd", "report_command"),
     "ledger": ("validator.report_cmd", "ledger_command"),
+    "lsp": ("validator.lsp", "lsp_command"),
 }
 
 
@@ -258,7 +259,7 @@ def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
     for path, a in analyses.items():
         d = getattr(a, "document", None)
         if d is not None:
-            sups += suppress_mod.parse(d.text, path)
+            sups += suppress_mod.parse(d, path)
     suppress_mod.apply(findings, sups)
     meta = [f for f in suppress_mod.unused(sups, sel, ign, lang_of)]
     for f in meta:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict, dataclass, field
 
-FAMILIES = ("precondition", "unverified", "contradiction", "arithmetic", "count", "entity", "reference")
 SEVERITIES = ("info", "warning", "error")
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 

@@ -15,14 +15,10 @@ from typing import Optional
 
 from . import kinds as kinds_mod
 from .errors import UsageError
-from .finding import FAMILIES, SEVERITIES, Evidence, Finding
+from .finding import SEVERITIES, Evidence, Finding
 from .limits import MAX_PACK_BYTES
 from .safe_yaml import YDict, line_of, load_file
 
-NON_ACKNOWLEDGEABLE = ("arithmetic", "count", "entity", "reference")
-# Code prefixes of the built-in numbering (README rule table); user codes may use any prefix.
-FAMILY_PREFIX = {"CV1": "precondition", "CV2": "unverified", "CV3": "contradiction",
-                 "CV4": "arithmetic", "CV5": "count", "CV6": "entity", "CV7": "reference"}
 CODE_RE = re.compile(r"^[A-Z]{1,6}[0-9]{2,5}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -31,12 +27,13 @@ COMMON_FIELDS = {"path": str, "line": int, "col": int, "end_line": int, "end_col
 RESERVED_FIELDS = ("id", "sid", "rule")
 LANGS = ("zh", "en")
 
-# key -> (type(s), required)
+# key -> (type(s), required). ``family`` and ``acknowledgeable`` belong to the kind
+# (validator/kinds); a rule file may restate them, and then they must agree with it.
 SCHEMA = {
-    "code": (str, True), "name": (str, True), "family": (str, True), "extends": (str, True),
+    "code": (str, True), "name": (str, True), "family": (str, False), "extends": (str, True),
     "severity": (str, True), "summary": (str, True), "why": (str, True),
     "params": (dict, False), "when": (dict, False), "message": (dict, True),
-    "fix": (dict, True), "acknowledgeable": (bool, True),
+    "fix": (dict, True), "acknowledgeable": (bool, False),
 }
 _OPS = {"eq": None, "ne": "$neq", "gt": "$gt", "ge": "$gte", "lt": "$lt", "le": "$lte"}
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
@@ -286,26 +283,22 @@ def load_rule(path: Path, pack: str) -> Rule:
     if not NAME_RE.match(doc["name"]):
         raise UsageError(f"{where(doc, 'name')}: name {doc['name']!r} must be dotted lowercase, "
                          f"e.g. contradiction.figure")
-    family = doc["family"]
-    if family not in FAMILIES:
-        raise UsageError(f"{where(doc, 'family')}: unknown family {family!r} "
-                         f"(one of {', '.join(FAMILIES)})")
-    want = FAMILY_PREFIX.get(code[:3]) if code.startswith("CV") else None
-    if want and want != family:
-        raise UsageError(f"{where(doc, 'family')}: code {code} belongs to family {want!r}, not {family!r}")
     if doc["severity"] not in SEVERITIES:
         raise UsageError(f"{where(doc, 'severity')}: unknown severity {doc['severity']!r} "
                          f"(one of {', '.join(SEVERITIES)})")
-    if doc["acknowledgeable"] and family in NON_ACKNOWLEDGEABLE:
-        raise UsageError(f"{where(doc, 'acknowledgeable')}: {family} findings must be fixed, "
-                         f"not acknowledged: set acknowledgeable: false")
     kind = kinds_mod.get(doc["extends"])
     if kind is None:
         raise UsageError(f"{where(doc, 'extends')}: unknown kind {doc['extends']!r} "
                          f"(known: {', '.join(sorted(kinds_mod.registry())) or 'none'})")
-    if kind.FAMILY != family:
-        raise UsageError(f"{where(doc, 'extends')}: kind {kind.NAME!r} is of family "
-                         f"{kind.FAMILY!r}, not {family!r}")
+    if doc.get("family", kind.FAMILY) != kind.FAMILY:
+        raise UsageError(f"{where(doc, 'family')}: family {doc['family']!r} disagrees with kind "
+                         f"{kind.NAME!r}, which is of family {kind.FAMILY!r} (a rule's family "
+                         f"comes from the kind it extends: delete this line)")
+    if doc.get("acknowledgeable", kind.ACKNOWLEDGEABLE) != kind.ACKNOWLEDGEABLE:
+        says = ("can be acknowledged in the warnings section" if kind.ACKNOWLEDGEABLE
+                else "must be fixed, not acknowledged")
+        raise UsageError(f"{where(doc, 'acknowledgeable')}: {kind.FAMILY} findings {says} "
+                         f"(that comes from the kind {kind.NAME!r}: delete this line)")
     params = dict(getattr(kind, "DEFAULTS", {}) or {})
     given = doc.get("params") or YDict()
     for k, v in given.items():
@@ -346,10 +339,10 @@ def load_rule(path: Path, pack: str) -> Rule:
                     raise UsageError(f"{where(m, lang)}: {k}.{lang}: unknown placeholder "
                                      f"{{{bad[0]}}} (known: {', '.join(sorted(known_names))})")
         texts[k] = {lang: m[lang] for lang in LANGS}
-    return Rule(code=code, name=doc["name"], family=family, extends=doc["extends"],
+    return Rule(code=code, name=doc["name"], family=kind.FAMILY, extends=doc["extends"],
                 severity=doc["severity"], summary=doc["summary"].strip(), why=doc["why"].strip(),
                 params=params, when=when, condition=condition, message=texts["message"],
-                fix=texts["fix"], acknowledgeable=doc["acknowledgeable"], path=p, pack=pack,
+                fix=texts["fix"], acknowledgeable=kind.ACKNOWLEDGEABLE, path=p, pack=pack,
                 kind=kind)
 
 

@@ -77,20 +77,24 @@ def report_command(corpus, out_dir, formats, engine, top, spark_master, ledger_p
     CORPUS is one or more folders of briefings and notes, or (with --engine duckdb or
     spark) Parquet files written by `caveat ledger export --format parquet`, one per
     shard, grouped together without any ledger."""
+    from validator.render.report_files import write_report
     from validator.report import report_corpus, report_exports
+
+    def write(model):
+        return write_report(model, out_dir, formats or FORMATS, top)
     if corpus and all(_is_export(str(c)) for c in corpus):
         if engine == "python":
             _fail("Parquet exports are grouped by --engine duckdb or --engine spark")
         for c in corpus:
             if not Path(c).is_file():
                 _fail(f"{c}: no such file")
-        run = lambda: report_exports(corpus, out_dir, formats or FORMATS, engine, top, spark_master)  # noqa: E731
+        run = lambda: report_exports(corpus, write, engine, spark_master)  # noqa: E731
     else:
         roots = _check_roots(corpus)
 
         def run():
             with _open_ledger(roots, ledger_path, no_ledger, jobs) as led:
-                return report_corpus(roots, out_dir, formats or FORMATS, led, engine, top, spark_master)
+                return report_corpus(roots, write, led, engine, spark_master)
     try:
         model, written = run()
     except (UsageError, OSError) as exc:

@@ -17,7 +17,7 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from validator.report import CLAIM_ROLES, Pair, Statement, order_key, statement_pairs
+from validator.report_model import CLAIM_ROLES, Pair, Statement, order_key, statement_pairs
 
 
 

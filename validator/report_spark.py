@@ -9,10 +9,8 @@ compared, runs on the driver for each distinct pair of setups and is joined back
 table. The driver then writes the report as the other engines do, reading the figures back
 in order (``toLocalIterator``), one partition at a time.
 
-Runs on ``local[*]`` by default, on ``--spark-master URL``, or under ``spark-submit``::
-
-    spark-submit --master spark://head:7077 "$(python -c 'import validator.report_spark as m; print(m.__file__)')" \\
-        --out reports/ claims-teamA.parquet claims-teamB.parquet
+Runs on ``local[*]`` by default, on ``--spark-master URL``, or under ``spark-submit``
+(validator/spark_submit.py).
 
 Optional: ``pip install 'caveat[spark]'`` (pyspark and pyarrow) and a Java 17+ runtime.
 """
@@ -21,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import tempfile
 
 from validator import report_sql as sql
@@ -179,30 +176,3 @@ class ParquetSpark(_SparkGrouping):
 
     def close(self) -> None:
         self._release()
-
-
-def main(argv=None) -> int:
-    """The job as ``spark-submit`` runs it: the report of Parquet exports."""
-    import argparse
-
-    from validator.report import report_exports
-    ap = argparse.ArgumentParser(prog="report_spark.py", description="caveat report over ledger exports, on Spark")
-    ap.add_argument("exports", nargs="+", help="Parquet files written by `caveat ledger export --format parquet`")
-    ap.add_argument("--out", default="reports")
-    ap.add_argument("--format", dest="formats", action="append", choices=("md", "html", "json"))
-    ap.add_argument("--top", type=int, default=None)
-    a = ap.parse_args(argv)
-    try:
-        model, written = report_exports(a.exports, a.out, tuple(a.formats or ("md", "html", "json")),
-                                        engine="spark", top=a.top)
-    except (UsageError, OSError) as exc:
-        print(f"caveat: {exc}", file=sys.stderr)
-        return 2
-    s = model.summary
-    print(f"{s['files']} files, {s['claims']} claims: {s['groups']} groups, "
-          f"{s['contradictions']} contradicting pairs -> " + ", ".join(str(p) for p in written))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -13,14 +13,14 @@ is grouped alike on a laptop (DuckDB) and a cluster (Spark).
    disjoint — the pairs whose values disagree.
 4. The only fuzzy step, whether two setups can be compared ('H100' matches 'H100 SXM'; a
    load named by a dataset is not one named by a concurrency), is decided in Python by
-   ``report.condition_verdict`` for each distinct pair of setups (few: a corpus names few
+   ``report_model.condition_verdict`` for each distinct pair of setups (few: a corpus names few
    setups) and joined back as the table ``verdicts``.
 5. ``NEAR``: figure pairs of two statements stated in one sentence (same file, line or
    block); ``PAIRS``: each disagreeing statement pair with its verdict and figure-pair count.
 """
 from __future__ import annotations
 
-from validator.report import CLAIM_ROLES
+from validator.report_model import CLAIM_ROLES
 
 _ROLES = ",".join(f"'{r}'" for r in CLAIM_ROLES)
 
@@ -129,10 +129,10 @@ def display_path(multi_shard: bool) -> str:
 
 def verdict_rows(setup_pairs) -> list:
     """(ca, cb, status, differ) for each distinct pair of setups (JSON text), from
-    ``report.condition_verdict``: differ as the facets joined by ','."""
+    ``report_model.condition_verdict``: differ as the facets joined by ','."""
     import json
 
-    from validator.report import condition_verdict
+    from validator.report_model import condition_verdict
     out = []
     for ca, cb in setup_pairs:
         status, differ = condition_verdict(json.loads(ca), json.loads(cb))
@@ -144,7 +144,7 @@ def statement_of(row: dict):
     """A ``report.Statement`` from a STATEMENTS row (as a dict)."""
     import json
 
-    from validator.report import Statement
+    from validator.report_model import Statement
     from validator.report_python import first_figure
     first = {c: row[f"f_{c}"] for c in FIRST}
     first["path"] = first.pop("dpath")
@@ -155,7 +155,7 @@ def statement_of(row: dict):
 
 
 def pair_of(row: dict):
-    from validator.report import Pair
+    from validator.report_model import Pair
     differ = tuple(x for x in (row["differ"] or "").split(",") if x)
     return Pair(row["sa"], row["sb"], row["status"], differ, int(row["figure_pairs"]))
 

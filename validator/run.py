@@ -281,3 +281,47 @@ def _is_input_error(e: Exception) -> bool:
 def _one_line(e: Exception, path: str) -> str:
     msg = " ".join(str(e).split()) or type(e).__name__
     return msg if msg.startswith(str(path)) else f"{path}: {msg}"
+
+
+def check_text(text: str, path: str, options: Options | None = None, *, rules=None,
+               ledger="auto", max_bytes: int | None = None) -> RunResult:
+    """Findings of ``text`` as the contents of the file ``path`` (an editor's buffer, saved or
+    not), as ``check_paths([path])`` reports them for a file holding that text: the same rules,
+    corpus and acknowledgement; like ``check_paths``, no selection of meta codes and no
+    suppressions (the caller applies those, as the CLI does).
+
+    A caller that checks one document again and again (the language server) passes the
+    ``rules`` it loaded once (``packs.load_rules(options)``) and the corpus's claim ledger
+    (``ledger.CorpusIndex``) kept open between calls; the corpus itself is listed and synced
+    on every call, so files saved meanwhile are seen (the ledger re-reads only those). The
+    text stands in for the file on disk and is never stored in the ledger."""
+    from claims.api import analyze
+    from claims.errors import InputError
+    from claims.reader import DEFAULT_MAX_BYTES
+
+    options = options or Options()
+    limit = max_bytes or DEFAULT_MAX_BYTES
+    if len(text) > limit // 4 and len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise InputError(path, f"text too large (> limit {limit} bytes)")
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise InputError(path, f"binary text (NUL character at offset {nul}); expected UTF-8 text")
+    rules = rules if rules is not None else packs.load_rules(options)
+    for root in options.corpus or ():
+        if not os.path.exists(root):
+            raise UsageError(f"{root}: corpus folder does not exist")
+    result = RunResult(rules=rules)
+    corpus = Corpus(options.corpus, _read, errors=[], ledger=ledger) if options.corpus else None
+    result.corpus = corpus
+    analysis = analyze(text, path)
+    result.analyses[path] = analysis
+    if corpus is not None:
+        corpus.add(path, analysis)          # not from_file: the ledger keeps the file's own rows
+    found, err = _check_one(path, analysis, rules, corpus, options)
+    result.findings = sorted(found, key=lambda f: (f.path, f.line, f.col, f.code))
+    if err is not None:
+        result.errors.append(err)
+    for e in corpus.errors if corpus is not None else ():
+        if e not in result.errors:
+            result.errors.append(e)
+    return result

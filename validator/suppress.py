@@ -4,8 +4,9 @@
 (the comment sits on the line or on the line before); ``ignore-file`` to the whole
 file.  Codes may be prefixes (``CV3``); no code means every rule.  A suppression
 that matches no finding is reported as CV001 (warning, not acknowledgeable) so
-stale comments do not pile up, the way ruff's RUF100 works.  Comments inside
-fenced code are examples, not directives, and are skipped.
+stale comments do not pile up, the way ruff's RUF100 works.  A directive is a real
+HTML comment of the Markdown: one shown in inline, indented or fenced code is an
+example, not a directive.
 """
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from validator.finding import Finding
 from validator.gate import code_matches, is_enabled
 
 UNUSED_CODE = "CV001"
-DIRECTIVE = re.compile(r"<!--\s*caveat\s*:\s*(ignore-file|ignore)\b(.*?)-->", re.S)
+# what a comment's body says: 'caveat: ignore CV301 reason="…"' (the comment itself was found
+# by the document model: claims.markdown, real comments only, never text shown in code)
+DIRECTIVE = re.compile(r"\s*caveat\s*:\s*(ignore-file|ignore)\b(.*)", re.S)
 REASON = re.compile(r"""reason\s*=\s*(?:"([^"]*)"|“([^”]*)”|'([^']*)')""")
 CODE = re.compile(r"\b(CV\d{0,3}|ALL|precondition|unverified|contradiction|arithmetic|count|entity|reference)\b", re.I)
-FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 @dataclass
@@ -37,42 +39,27 @@ class Suppression:
     used: set = field(default_factory=set)   # codes that matched ('*' for a blanket one)
 
 
-def _fenced_lines(lines):
-    inside, marker, out = False, "", set()
-    for i, ln in enumerate(lines, 1):
-        m = FENCE.match(ln)
-        if m and (not inside or m.group(1)[0] == marker):
-            inside, marker = (not inside), m.group(1)[0]
-            out.add(i)
-        elif inside:
-            out.add(i)
-    return out
-
-
-def parse(text: str, path: str) -> list:
-    """Every suppression comment in ``text`` outside fenced code."""
-    if "caveat" not in text:
-        return []
-    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
-    from bisect import bisect_right
-    fenced = _fenced_lines(text.split("\n"))
+def parse(doc, path=None) -> list:
+    """Every suppression directive among the document's HTML comments (``doc.comments``:
+    real comments of the Markdown, so a directive shown in inline, indented or fenced code
+    is text, not a directive)."""
+    path = doc.path if path is None else path
     out = []
-    for m in DIRECTIVE.finditer(text):
-        line = bisect_right(line_starts, m.start())
-        if line in fenced:
+    for c in doc.comments:
+        m = DIRECTIVE.match(c.body)
+        if not m:
             continue
-        end_line = bisect_right(line_starts, m.end() - 1)
         body = m.group(2)
         r = REASON.search(body)
         reason = next((g for g in r.groups() if g is not None), "") if r else ""
         codes_part = body[: r.start()] if r else body
-        codes = [c.upper() if c.upper().startswith(("CV", "ALL")) else c.lower()
-                 for c in CODE.findall(codes_part)]
+        codes = [x.upper() if x.upper().startswith(("CV", "ALL")) else x.lower()
+                 for x in CODE.findall(codes_part)]
+        end_line, end_col = doc.line_col(max(c.start, c.end - 1))
         out.append(Suppression(
-            path=path, line=line, col=m.start() - line_starts[line - 1] + 1,
-            end_line=end_line, end_col=m.end() - line_starts[end_line - 1] + 1,
+            path=path, line=c.line, col=c.col, end_line=end_line, end_col=end_col + 1,
             codes=codes, reason=reason, file_level=m.group(1) == "ignore-file",
-            surface=m.group(0)))
+            surface=doc.text[c.start:c.end]))
     return out
 
 

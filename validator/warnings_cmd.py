@@ -29,13 +29,15 @@ def _read_blanked(path: str):
 class Session:
     """Config, rules and corpus loaded once for all the files of one invocation."""
 
-    def __init__(self, corpus=(), config_path=None, lang=None):
+    def __init__(self, corpus=(), config_path=None, lang=None, cfg=None):
+        """``cfg``: a config the caller has loaded already (the language server finds it from
+        the workspace folder, not from the working directory)."""
         from validator import config as config_mod
         from validator import packs
         from validator.cli import build_options
         from validator.corpus import Corpus
 
-        self.cfg = config_mod.load(config_path)
+        self.cfg = cfg if cfg is not None else config_mod.load(config_path)
         self.max_bytes = getattr(self.cfg, "max_file_size", None) or None
         self.options, self.sel, self.ign = build_options(self.cfg, corpus, (), (), (), None, lang)
         self.rules = packs.load_rules(self.options)
@@ -68,7 +70,7 @@ class Session:
             self.corpus.add(path, analysis)
         found = check_analysis(analysis, self.rules, self.corpus, self.options.lang, self.options)
         found = [f for f in found if is_enabled(f.code, self.sel, self.ign, f.family, f.rule)]
-        suppress_mod.apply(found, suppress_mod.parse(base_text, path))
+        suppress_mod.apply(found, suppress_mod.parse(analysis.document, path))
         return found, analysis
 
     def rewrite(self, path: str, text: str):

@@ -25,8 +25,6 @@ from validator.warnings_locate import (
 )
 from validator.warnings_render import Style, render_entry
 
-# Families the author must fix; they never become warnings entries.
-MUST_FIX = ("arithmetic", "count", "entity", "reference")
 _FAMILY_ORDER = {"contradiction": 0, "unverified": 1, "precondition": 2}
 
 
@@ -273,7 +271,8 @@ def select(findings: Iterable, path: str, roots: tuple = ()) -> list:
     for f in findings:
         if not _same_path(f.path, path, roots):
             continue
-        if getattr(f, "suppressed", False) or not getattr(f, "acknowledgeable", True) or f.family in MUST_FIX:
+        # a finding that is not acknowledgeable (its kind says: fix it) never becomes an entry
+        if getattr(f, "suppressed", False) or not getattr(f, "acknowledgeable", True):
             continue
         if getattr(f, "acknowledged", False):
             continue

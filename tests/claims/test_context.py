@@ -166,7 +166,7 @@ def test_english_conditions_and_precondition_gaps():
     c = by(cs, 13, "2.4×")
     assert cond_values(c)["hardware"] == ("8×H100", "sentence") and c.metric == "speedup"
     # 'That is roughly 50% better than SpecInfer's best case of 1.6×' refers back to that setup
-    assert cond_values(by(cs, 14, "1.6×"))["model"] == ("Llama 3.1 70B", "bullet")
+    assert cond_values(by(cs, 14, "1.6×"))["model"] == ("Llama 3.1 70B", "sentence")
     # 'LMDeploy is 35% faster than vLLM.' states no setup; the next sentence's 'short prompts' is not its
     lead = by(cs, 17, "35%")
     assert lead.conditions == {} and (lead.subject, lead.baseline, lead.metric) == ("lmdeploy", "vllm", "throughput_lead")
@@ -184,7 +184,8 @@ def test_section_scope_setup_line():
     cs = [make(doc, 5, "2.4×", 2.4), make(doc, 6, "1.3–1.6×", None, 1.3, 1.6)]
     annotate(doc, cs)
     for c in cs:
-        assert cond_values(c)["hardware"] == ("8×H100", "section")
+        # the setup line introduces the bullets (and states its section's setup)
+        assert cond_values(c)["hardware"] == ("8×H100", "list")
         assert c.metric == "speedup"
     assert [c.subject for c in cs] == ["eagle-3", "specinfer"]
 
@@ -196,7 +197,7 @@ def test_document_scope_and_table_row_scope():
     c = make(doc, 7, "2,000 tok/s", 2000)
     annotate(doc, [c])
     cv = cond_values(c)
-    assert cv["model"] == ("Qwen2.5 7B", "bullet")        # the row names the model
+    assert cv["model"] == ("Qwen2.5 7B", "row")           # the row names the model
     assert cv["hardware"] == ("H100", "document")         # the title names the hardware
 
 
@@ -247,7 +248,8 @@ def test_analyze_never_raises_and_context_is_consistent(text):
         assert text[c.start:c.end] == c.surface
         assert c.role in ("header", "body", "warnings", "summary", "sources_table", "references")
         for facet, cd in c.conditions.items():
-            assert cd.facet == facet and cd.scope in ("sentence", "bullet", "entry", "section", "document")
+            assert cd.facet == facet and cd.scope in ("sentence", "paragraph", "row", "table", "bullet", "list", "entry",
+                                                          "section", "header", "document")
     for k, comp in enumerate(a.comparisons):
         for i in (comp.left, comp.right, comp.gap):
             assert i is None or a.claims[i].comparison == k

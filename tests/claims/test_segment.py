@@ -231,9 +231,9 @@ def test_fast_path_without_markdown_parser_agrees_with_it(monkeypatch):
     import re as _re
     import claims.segment as S
     text = ZH.read_text(encoding="utf-8") + "\n## 附录\n# 顶级\n#### 1. 子项 5%\n"
-    assert not S._NEEDS_MD.search(text)
+    assert not S.md.NEEDS_MD.search(text)
     fast = segment(text, str(ZH))
-    monkeypatch.setattr(S, "_NEEDS_MD", _re.compile(r"(?s).", _re.M))
+    monkeypatch.setattr(S.md, "NEEDS_MD", _re.compile(r"(?s).", _re.M))
     slow = segment(text, str(ZH))
     key = lambda d: ([(b.start, b.end, b.kind, b.role, b.section, b.entry) for b in d.blocks],
                      [(s.title, s.level, s.role) for s in d.sections], [e.label for e in d.entries])

@@ -12,7 +12,7 @@ import os
 import re
 from types import SimpleNamespace
 
-from claims.model import Document
+from claims.segment import segment
 from validator.finding import Evidence, Finding
 
 # surface -> (code, family, severity, acknowledgeable)
@@ -26,9 +26,9 @@ ACK_MARK = "(disclosed)"
 
 
 def _doc(path, text):
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    lang = "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
-    return Document(path=path, text=text, lang=lang, line_starts=starts)
+    doc = segment(text, path)     # the real document model: comments, code, lines
+    doc.lang = "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
+    return doc
 
 
 def check_paths(paths, options=None, progress=None):

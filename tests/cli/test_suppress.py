@@ -1,6 +1,8 @@
 """Inline suppression comments, and CV001 for a suppression that matches nothing."""
 from __future__ import annotations
 
+import pytest
+
 from cli_support import as_json, write
 
 
@@ -62,12 +64,31 @@ def test_comment_inside_fenced_code_is_an_example_not_a_directive(fake, ws, run)
     assert [f["code"] for f in doc["findings"]] == ["CV601"]
 
 
-def test_parse_reason_and_codes():
+@pytest.mark.parametrize("shown", [
+    "Write `<!-- caveat: ignore-file -->` at the top to silence a file.\n",
+    "Example:\n\n    <!-- caveat: ignore-file -->\n\nafter\n",
+    "~~~markdown\n<!-- caveat: ignore-file -->\n~~~\n",
+    "- In a list: ``<!-- caveat: ignore CV601 -->`` is the syntax.\n",
+])
+def test_a_directive_shown_as_code_is_text_and_the_gate_still_fails(fake, ws, run, shown):
+    # a briefing that documents the suppression syntax must not silence itself
+    write(ws / "a.md", "# Notes\n\n" + shown + "\nSpecInfr and SpecInfer differ.\n")
+    r, doc = check(run)
+    assert [f["code"] for f in doc["findings"]] == ["CV601"] and r.exit_code == 1
+
+
+def _parse(text):
+    from claims import analyze
     from validator.suppress import parse
-    (s,) = parse('x <!-- caveat: ignore CV301, CV1 reason="checked with vendor" -->', "a.md")
+    return parse(analyze(text, "a.md").document)
+
+
+def test_parse_reason_and_codes():
+    (s,) = _parse('x <!-- caveat: ignore CV301, CV1 reason="checked with vendor" -->')
     assert s.codes == ["CV301", "CV1"] and s.reason == "checked with vendor" and not s.file_level
-    (s,) = parse("<!-- caveat:ignore-file -->", "a.md")
+    (s,) = _parse("<!-- caveat:ignore-file -->")
     assert s.codes == [] and s.file_level
+    assert _parse("`<!-- caveat:ignore-file -->`") == []
 
 
 def test_lang_option_and_severity_override_apply_to_meta_findings(fake, ws, run):

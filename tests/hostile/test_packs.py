@@ -59,7 +59,7 @@ VARIANTS = {
     "bad_yaml_indent": ({"p/CV790.yaml": TEMPLATE.replace("  en: \"arXiv", " en: \"arXiv")},
                         ["CV790.yaml:"]),
     "unknown_key": ({"p/CV790.yaml": TEMPLATE + "colour: red\n"}, ["CV790.yaml:16", "colour"]),
-    "missing_field": ({"p/CV790.yaml": replace_line("family:", None)}, ["CV790.yaml", "family"]),
+    "missing_field": ({"p/CV790.yaml": replace_line("why:", None)}, ["CV790.yaml", "why"]),
     "missing_message_lang": ({"p/CV790.yaml": replace_line("  zh: \"arXiv", None)},
                              ["CV790.yaml", "zh"]),
     "duplicate_code": ({"p/CV790.yaml": TEMPLATE, "q/CV790.yaml": TEMPLATE},
@@ -78,6 +78,10 @@ VARIANTS = {
                          ["CV790.yaml:5", "fatal"]),
     "unknown_family": ({"p/CV790.yaml": replace_line("family:", "family: gossip")},
                        ["CV790.yaml:3", "gossip"]),
+    "family_of_another_kind": ({"p/CV790.yaml": replace_line("family:", "family: contradiction")},
+                               ["CV790.yaml:3", "contradiction", "reference.arxiv"]),
+    "acknowledgeable_must_fix_kind": ({"p/CV790.yaml": replace_line("acknowledgeable:", "acknowledgeable: true")},
+                                      ["CV790.yaml:15", "must be fixed"]),
     "unknown_kind": ({"p/CV790.yaml": replace_line("extends:", "extends: reference.teleport")},
                      ["CV790.yaml:4", "teleport"]),
     "kind_is_a_module_path": ({"p/CV790.yaml": replace_line("extends:", "extends: os.system")},
@@ -189,6 +193,7 @@ def test_rules_folder_missing(tmp_path):
 # A real process for a few; the in-process CliRunner (same command, no start-up) for the rest.
 E2E = ["bad_yaml", "python_object_apply", "alias_bomb"]
 IN_PROCESS = ["unknown_key", "missing_field", "duplicate_code", "wrong_type_bool", "unknown_kind",
+              "family_of_another_kind",
               "deep_nesting", "not_utf8", "template_attribute_access", "custom_tag"]
 
 

@@ -13,6 +13,7 @@ import pytest
 
 import validator.ledger as L
 from engines import REPO, gen_corpus, report
+from validator.render.report_files import write_report
 from validator.report import report_corpus
 
 
@@ -48,7 +49,7 @@ def test_an_interrupted_report_leaves_a_ledger_the_next_run_completes(corpus, fr
         m.setattr(L, "_extract_job", interrupted)
         m.setattr(L, "_extract_chunk", lambda jobs: [interrupted(j) for j in jobs])
         with pytest.raises(KeyboardInterrupt):
-            report_corpus([corpus], tmp_path / "first")
+            report_corpus([corpus], lambda r: write_report(r, tmp_path / "first"))
     with L.Ledger.for_roots([corpus]) as led:
         stored = led.conn.execute("SELECT count(*) FROM files").fetchone()[0]
     assert 0 < stored < 80                  # whole batches were kept, the rest is missing

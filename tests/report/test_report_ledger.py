@@ -204,6 +204,7 @@ def test_ledger_location_from_environment(corpus, monkeypatch, tmp_path):
 
 
 def test_ledger_damaged_inside_is_rebuilt_during_the_report(corpus, capsys, tmp_path):
+    from validator.render.report_files import write_report
     from validator.report import report_corpus
     for i in range(5, 60):
         (corpus / "notes" / f"n{i}.md").write_text(f"eagle speedup {i}.1x on H100\n" * 20, encoding="utf-8")
@@ -214,7 +215,7 @@ def test_ledger_damaged_inside_is_rebuilt_during_the_report(corpus, capsys, tmp_
     data = path.read_bytes()
     path.write_bytes(data[:len(data) // 2])          # pages of the claims table are gone
     with L.Ledger.for_roots([corpus], jobs=1) as led:
-        model, _ = report_corpus([corpus], tmp_path / "out", ("json",), led)
+        model, _ = report_corpus([corpus], lambda r: write_report(r, tmp_path / "out", ("json",)), led)
     assert model.summary["claims"] == 5 + 55 * 20
     err = capsys.readouterr().err
     assert "rebuilding" in err and "Traceback" not in err

@@ -63,7 +63,7 @@ def test_spark_groups_shards_exported_apart(spark, corpora, tmp_path):
     got = report([*shards, "--engine", "spark"], tmp_path / "spark")
     assert counts(got) == counts(together)
     # the job as spark-submit runs it writes the same report
-    from validator.report_spark import main
+    from validator.spark_submit import main
     assert main([str(p) for p in shards] + ["--out", str(tmp_path / "submitted"), "--format", "json"]) == 0
     submitted = json.loads((tmp_path / "submitted" / "report.json").read_text(encoding="utf-8"))
     assert submitted == got

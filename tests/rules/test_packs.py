@@ -72,9 +72,9 @@ def test_user_rule_of_existing_kind_needs_no_code(tmp_path):
 
 
 @pytest.mark.parametrize("old,new,needles", [
-    ("family: precondition", "family: unverified", ["CV199.yaml:3", "precondition"]),   # code prefix vs family
+    ("family: precondition", "family: unverified", ["CV199.yaml:3", "precondition"]),   # family vs its kind
     ("extends: precondition.missing_facets", "extends: contradiction.figure",
-     ["CV199.yaml:4", "contradiction"]),                                               # kind of another family
+     ["CV199.yaml:3", "contradiction"]),                   # kind of another family than the one restated
     ("  required: {throughput: [hardware]}", "  required: [hardware]", ["CV199.yaml:9", "required"]),
     ("  required: {throughput: [hardware]}", "  required: {}\n  tolerance: 3", ["CV199.yaml:10", "tolerance"]),
     ("name: precondition.user_throughput", "name: Throughput Rule", ["CV199.yaml:2", "name"]),
@@ -102,7 +102,23 @@ def test_fix_families_cannot_be_acknowledgeable(tmp_path):
         .replace("{missing}", "{ref}")
     if packs.kinds_mod.get("reference.source_path") is None:
         pytest.skip("reference kinds not installed")
-    refused(tmp_path, text, "must be fixed", name="CV799.yaml")
+    refused(tmp_path, text, "CV799.yaml:14", "must be fixed", name="CV799.yaml")
+
+
+def test_family_and_acknowledgeability_come_from_the_kind(tmp_path):
+    """A user rule need not restate them; when it does (packs written before they moved to
+    the kind), it must agree."""
+    bare = GOOD.replace("family: precondition\n", "").replace("acknowledgeable: true\n", "")
+    r = {x.code: x for x in packs.load_all([write(tmp_path, bare)])}["CV199"]
+    assert (r.family, r.acknowledgeable) == ("precondition", True)
+    if packs.kinds_mod.get("reference.arxiv") is not None:
+        ref = (bare.replace("CV199", "CV799").replace("precondition.missing_facets", "reference.arxiv")
+               .replace("  required: {throughput: [hardware]}\n", "").replace("params:\n", "")
+               .replace("{missing}", "{id}"))
+        r = {x.code: x for x in packs.load_all([write(tmp_path / "b", ref, "CV799.yaml")])}["CV799"]
+        assert (r.family, r.acknowledgeable) == ("reference", False)
+    refused(tmp_path / "c", GOOD.replace("acknowledgeable: true", "acknowledgeable: false"),
+            "CV199.yaml:16", "can be acknowledged", "precondition.missing_facets")
 
 
 def test_select_ignore_and_overrides():

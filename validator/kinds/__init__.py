@@ -7,12 +7,19 @@ needs no code: copy a rule file, change its code, params, ``when:`` and messages
 The kind interface
 ==================
 
-A kind is a module ``validator/kinds/<module>.py`` listed in ``KIND_MODULES`` below,
-with::
+A kind is a module ``validator/kinds/<module>.py`` listed in ``KIND_MODULES`` below.
+The module belongs to one family, and says so once, at its top::
+
+    FAMILY = "<family>"               # precondition | unverified | contradiction | arithmetic |
+                                      # count | entity | reference: every rule extending a kind
+                                      # of this module is of this family
+    ACKNOWLEDGEABLE = True | False    # may the briefing's warnings section acknowledge these
+                                      # findings (True), or must they be fixed (False)?
+
+These two are the only home of both facts: ``families()`` below, the rule table and
+every finding's ``family``/``acknowledgeable`` come from them. The kind itself has::
 
     NAME = "<value of extends:>"      # e.g. "precondition.missing_facets"
-    FAMILY = "<family>"               # precondition | unverified | contradiction | arithmetic |
-                                      # count | entity | reference; a rule's family must match
     PARAMS = {param: type}            # allowed params (int, float, str, bool, list, dict);
                                       # values come from the rule file; config may override
     DEFAULTS = {param: value}         # optional: used when the rule file omits a param
@@ -23,7 +30,8 @@ with::
     def facts(rule, ctx) -> Iterable[dict]
 
 A module may instead hold several kinds: ``KINDS = [obj, ...]``, each object carrying the
-attributes above (a class with static ``facts`` or a ``SimpleNamespace``).
+kind attributes above (a class with static ``facts`` or a ``SimpleNamespace``);
+``registry()`` gives each the module's ``FAMILY`` and ``ACKNOWLEDGEABLE``.
 
 ``rule`` is a ``validator.packs.Rule`` (``.code``, ``.name``, ``.family``, ``.severity``,
 ``.params`` with overrides applied, ``.message``, ``.fix``, ``.acknowledgeable``).
@@ -76,14 +84,16 @@ KIND_MODULES = (
 )
 
 _REGISTRY: dict | None = None
-_REQUIRED = ("NAME", "FAMILY", "PARAMS", "FIELDS", "WHEN", "facts")
+_FAMILIES: dict | None = None
+_REQUIRED_OF_MODULE = ("FAMILY", "ACKNOWLEDGEABLE")
+_REQUIRED = ("NAME", "PARAMS", "FIELDS", "WHEN", "facts")
 
 
 def registry() -> dict:
-    """NAME -> kind module, for every module of ``KIND_MODULES`` that is installed."""
-    global _REGISTRY
+    """NAME -> kind, for every module of ``KIND_MODULES`` that is installed."""
+    global _REGISTRY, _FAMILIES
     if _REGISTRY is None:
-        reg = {}
+        reg, fams = {}, {}
         for mod_name in KIND_MODULES:
             full = f"{__name__}.{mod_name}"
             try:
@@ -93,14 +103,29 @@ def registry() -> dict:
                 if e.name == full:
                     continue
                 raise
+            missing = [a for a in _REQUIRED_OF_MODULE if not hasattr(mod, a)]
+            if missing:
+                raise RuntimeError(f"rule kind module {full} lacks {', '.join(missing)}")
+            fams[mod.FAMILY] = bool(mod.ACKNOWLEDGEABLE)
             kinds = getattr(mod, "KINDS", None) or [mod]
             for k in kinds:
                 missing = [a for a in _REQUIRED if not hasattr(k, a)]
                 if missing:
                     raise RuntimeError(f"rule kind {full} lacks {', '.join(missing)}")
+                # the module's declaration is the one home: a kind that restates it differently is a bug
+                for a in _REQUIRED_OF_MODULE:
+                    if getattr(k, a, getattr(mod, a)) != getattr(mod, a):
+                        raise RuntimeError(f"rule kind {k.NAME} restates {a} unlike its module {full}")
+                    setattr(k, a, getattr(mod, a))
                 reg[k.NAME] = k
-        _REGISTRY = reg
+        _REGISTRY, _FAMILIES = reg, fams
     return _REGISTRY
+
+
+def families() -> dict:
+    """Family -> acknowledgeable, in ``KIND_MODULES`` order, for the installed kinds."""
+    registry()
+    return _FAMILIES
 
 
 def get(name: str):

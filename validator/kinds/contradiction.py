@@ -28,6 +28,7 @@ from ..facts import base_fact, compare_conditions, evidence_of, statements, valu
 
 NAME = "contradiction.figure"
 FAMILY = "contradiction"
+ACKNOWLEDGEABLE = True  # a warnings-section entry may acknowledge these findings
 PARAMS = {"roles": list, "approx_rel": float, "scopes": list, "max_evidence": int, "kinds": list}
 DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
             "scopes": ["document", "corpus"], "max_evidence": 5,

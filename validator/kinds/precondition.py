@@ -19,22 +19,20 @@ Two kinds share that reading (``KINDS``):
 from __future__ import annotations
 
 import os
-import re
-from functools import lru_cache, partial
+from functools import partial
 
 from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agree
 from ..limits import MAX_EVIDENCE_CANDIDATES
 
 NAME = "precondition.missing_facets"
 FAMILY = "precondition"
+ACKNOWLEDGEABLE = True  # a warnings-section entry may acknowledge these findings
 PARAMS = {"required": dict, "roles": list, "approx_rel": float, "kinds": list,
-          "max_latency_seconds": float, "min_memory_bytes": float, "metric_kinds": dict,
-          "size_words": list}
+          "max_latency_seconds": float, "min_memory_bytes": float, "metric_kinds": dict}
 DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
             "kinds": ["percent", "percentage_point", "ratio", "throughput", "latency", "duration",
                       "memory"],
-            "max_latency_seconds": 60.0, "min_memory_bytes": 1e9, "metric_kinds": {},
-            "size_words": []}
+            "max_latency_seconds": 60.0, "min_memory_bytes": 1e9, "metric_kinds": {}}
 FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missing_count": int,
           "present_count": int, "conditional": bool, "has_evidence": bool,
           "stated_missing_count": int, "unstated_count": int}
@@ -44,10 +42,10 @@ VARS = {"subject", "metric_name", "missing", "where", "evidence_path", "evidence
 FACET_NAMES = {
     "zh": {"hardware": "硬件", "model": "模型", "workload": "负载", "dataset": "数据集",
            "concurrency": "并发", "precision": "精度", "context_length": "上下文长度",
-           "batch_size": "batch size"},
+           "batch_size": "batch size", "platform": "平台"},
     "en": {"hardware": "hardware", "model": "model", "workload": "workload", "dataset": "dataset",
            "concurrency": "concurrency", "precision": "precision",
-           "context_length": "context length", "batch_size": "batch size"},
+           "context_length": "context length", "batch_size": "batch size", "platform": "platform"},
 }
 METRIC_NAMES = {
     "zh": {"throughput": "吞吐", "throughput_lead": "领先幅度", "speedup": "加速比", "latency": "延迟",
@@ -60,7 +58,9 @@ METRIC_NAMES = {
 
 
 def _facet_name(f, lang):
-    names = [FACET_NAMES[lang].get(x, x) for x in f.split("|")]
+    # 'hardware|platform': a platform stands in for the hardware, the message asks for the hardware
+    alts = [x for x in f.split("|") if x != "platform"] or f.split("|")
+    names = [FACET_NAMES[lang].get(x, x) for x in alts]
     return ("或" if lang == "zh" else " or ").join(names)
 
 
@@ -121,62 +121,34 @@ def _seconds(claim) -> float:
     return abs(v) if v is not None and claim.base_unit == "second" else 0.0
 
 
-@lru_cache(maxsize=32)
-def _words_rx(words):
-    if not words:
-        return None
-    return re.compile(r"\s*(?:的\s*)?(?:%s)" % "|".join(re.escape(w) for w in words), re.IGNORECASE)
-
-
 def _bytes(claim) -> float:
     v = claim.base_value if claim.base_value is not None else claim.base_high
     return abs(v) if v is not None and claim.base_unit in ("byte", "bit") else float("inf")
 
 
 def _doc_facets(ctx) -> dict:
-    """facet -> (line, surface) of the first mention of its most named value anywhere in the
-    document (outside code, URLs and other masked text): 'H100' named four times, not the
-    'H20' a paragraph mentions once."""
-    def compute():
-        from claims.conditions import find_conditions
-        doc = ctx.document
-        seen = {}      # facet -> {value: [count, line, surface]}
-        for b in doc.blocks:
-            masked = b.masked or ()
-            for facet, v, s, _e, sf in find_conditions(doc.text, b.start, b.end):
-                if any(a <= s < z for a, z in masked):
-                    continue
-                key = re.sub(r"^\d+\s*[×x]\s*", "", str(v)).lower()    # '2×H100' is H100
-                slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
-                slot[0] += 1
-        out = {f: tuple(max(vals.values(), key=lambda x: (x[0], -x[1]))[1:]) for f, vals in seen.items()}
-        for c in ctx.analysis.claims:      # what the context pass gave figures (setup lines …)
-            for f, cond in (c.conditions or {}).items():
-                if f not in out and f in conditions_of(c):
-                    line = cond.get("line") if isinstance(cond, dict) else getattr(cond, "line", 0)
-                    sf = cond.get("surface") if isinstance(cond, dict) else getattr(cond, "surface", "")
-                    out[f] = (line or c.line, sf or "")
-        return out
-    return ctx.memo(("precondition.doc_facets",), compute)
+    """facet -> (line, surface) the document names anywhere (read by claims)."""
+    return ctx.analysis.named_facets()
 
 
-_CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
-
-
-def _is_digest(doc) -> bool:
-    """A digest gathers figures from many sources — entries that cite their own sources, or
-    several top-level titles that are not numbered chapters ('vLLM 动态日报', 'SGLang 动态日报'):
-    each figure must carry its own setup. A post about one thing states its setup once."""
-    # a blog post's numbered sections link PRs inline; a digest's entries cite where each came
-    # from ('来源：inbox/…', 'Sources: …', a file or an arXiv id)
-    cited = sum(1 for e in doc.entries
-                if any(getattr(s, "kind", "url") != "url" or getattr(s, "origin", "") == "line"
-                       for s in e.sources or ()))
-    if cited >= 2:
-        return True
-    h1 = [sec for sec in doc.sections if sec.level == 1]
-    parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]
-    return len(parts) >= 3 and len(parts) * 2 > len(h1)
+def _restated_with(ctx, claim, approx_rel) -> set:
+    """Facets another statement of the same figure in this document gives (a post's headline
+    restated in its results table with the setup): the figure is not missing them.  Within
+    one post a value of the same kind is the same figure; the key (subject, metric) is not
+    required, since a headline and a table cell name them differently."""
+    def index():
+        by = {}
+        for c in ctx.analysis.claims:
+            if c.nature == "result" and conditions_of(c):
+                by.setdefault(c.kind, []).append(c)
+        return by
+    out = set()
+    same = (claim.value, claim.low, claim.high, claim.unit, claim.bound or None)
+    for other in ctx.memo(("precondition.by_kind",), index).get(claim.kind, ()):
+        # the same figure as written: a range that merely overlaps another figure is not it
+        if other is not claim and (other.value, other.low, other.high, other.unit, other.bound or None) == same:
+            out |= set(conditions_of(other))
+    return out
 
 
 def _cited_facets(ctx, claim) -> set:
@@ -194,7 +166,7 @@ def _cited_facets(ctx, claim) -> set:
 
 def _assess(rule, ctx):
     """[(claim, need, missing, stated_missing, unstated, conds, conditional, ev)] for every
-    figure the rule's params make a performance figure (computed once per params)."""
+    performance result the rule's params require conditions of (computed once per params)."""
     required = rule.params.get("required") or {}
     roles = set(rule.params.get("roles") or ())
     approx_rel = float(rule.params.get("approx_rel", 0.1))
@@ -202,13 +174,11 @@ def _assess(rule, ctx):
     max_lat = float(rule.params.get("max_latency_seconds", 60.0))
     min_mem = float(rule.params.get("min_memory_bytes", 1e9))
     metric_kinds = rule.params.get("metric_kinds") or {}
-    size_rx = _words_rx(tuple(rule.params.get("size_words") or ()))
-    text = ctx.document.text
-    digest = _is_digest(ctx.document)
+    digest = ctx.document.kind == "digest"
     out = []
     for claim in ctx.analysis.claims:
-        if claim.role not in roles:
-            continue
+        if claim.role not in roles or claim.nature != "result":
+            continue      # a setting, capacity, media length, hypothesis, symptom or quote
         if claim.kind in ("latency", "duration") and _seconds(claim) > max_lat:
             continue      # hours of training data, a 10-minute window: not a request latency
         if claim.kind == "memory" and _bytes(claim) < min_mem:
@@ -218,8 +188,6 @@ def _assess(rule, ctx):
         allowed = metric_kinds.get(claim.metric or "")
         if allowed and claim.kind not in allowed:
             continue      # 'TPOT measured at 32 QPS': a load level, not a TPOT figure
-        if claim.kind == "memory" and size_rx is not None and size_rx.match(text, claim.end):
-            continue      # '3.4 GB 模型', '16 GB 显卡': a file or card size, not a footprint
         markers = ctx.markers_of(claim)
         conditional = "conditional" in markers
         need = list(required.get(claim.metric or "", ()) or ())
@@ -229,6 +197,10 @@ def _assess(rule, ctx):
         # 'model|hardware': either facet satisfies the requirement (a memory figure next to a
         # GPU is its capacity, next to a model its footprint)
         missing = [f for f in need if not any(alt in conds for alt in f.split("|"))]
+        if missing and not digest:
+            # a post's figure restated elsewhere with its setup (a headline and its table row)
+            given = _restated_with(ctx, claim, approx_rel)
+            missing = [f for f in missing if not any(alt in given for alt in f.split("|"))]
         key = claim_key(claim)
         ev = _find_evidence(claim, key, missing, ctx, approx_rel) if missing else None
         stated, unstated = [], []
@@ -238,12 +210,11 @@ def _assess(rule, ctx):
                 known = known | _cited_facets(ctx, claim)
             given = conditions_of(ev[1]) if ev is not None else {}
             for f in missing:
-                # evidence for the same figure states this facet: the author had it at hand.
-                # In a digest, a facet named elsewhere belongs to another entry's source: each
-                # figure must say its own.  In a post about one thing, a facet named only in
-                # some places is still one gap of the document (CV103), not one per figure.
+                # the same figure elsewhere states this facet, or the document (or a cited
+                # source) names it somewhere: the author had it at hand and the figure should
+                # say it (CV101).  A facet named nowhere is one gap of the document (CV103).
                 alts = f.split("|")
-                if any(a in given for a in alts) or (digest and any(a in known for a in alts)):
+                if any(a in given for a in alts) or any(a in known for a in alts):
                     stated.append(f)
                 else:
                     unstated.append(f)
@@ -286,6 +257,16 @@ def _side(ctx, claim, need, missing, stated, ev):
         else:
             where = (f"；{short}:{line} 给出了条件" if lang == "zh"
                      else f"; {short}:{line} states the conditions")
+    elif stated:
+        # no statement of this figure has them, but the document names the facet: say where,
+        # so the reader can decide whether it applies
+        known = _doc_facets(ctx)
+        hit = next((known[a] for f in stated for a in f.split("|") if a in known), None)
+        if hit is not None:
+            line, sf = hit
+            where = (f"；第 {line} 行提到 {sf}，但未说明是否适用于此数字" if lang == "zh"
+                     else f"; line {line} names {sf} but does not say it applies to this figure")
+
     # the message names what this figure could have said: facets the document states
     # elsewhere (the ones it states nowhere are CV103's, once per document)
     named = stated or missing or need
@@ -316,7 +297,6 @@ def facts(rule, ctx):
 class MissingFacets:
     """CV101 / CV102: one fact per performance figure."""
     NAME = NAME
-    FAMILY = FAMILY
     PARAMS = PARAMS
     DEFAULTS = DEFAULTS
     FIELDS = FIELDS
@@ -345,17 +325,10 @@ def document_facts(rule, ctx):
             m = METRIC_NAMES[lang].get(c.metric or "", c.metric or "")
             if m and m not in metrics:
                 metrics.append(m)
-        # a facet the document names somewhere, but not for these figures: say where
-        known = _doc_facets(ctx)
-        named = [(f, known[a]) for f in facets for a in f.split("|") if a in known]
-        if not named:
-            how = "全文未给出" if lang == "zh" else "The document never states the"
-            note_where = ""
-        else:
-            line, sf = named[0][1]
-            how = "未说明适用的" if lang == "zh" else "No figure-level"
-            note_where = (f"（第 {line} 行提到 {sf}，但未说明是否适用于这些数字）" if lang == "zh"
-                          else f" (line {line} names {sf} but does not say it applies to them)")
+        # only facets the document (and its cited sources) name nowhere reach here
+        named = []
+        how = "全文未给出" if lang == "zh" else "The document never states the"
+        note_where = ""
         fact = base_fact(first, ctx.document)
         fact.update({
             "figure_count": len(claims), "facet_count": len(facets),
@@ -377,7 +350,6 @@ def document_facts(rule, ctx):
 class DocumentWithoutSetup:
     """CV103: a required facet the document (and its cited corpus sources) state nowhere."""
     NAME = "precondition.document_without_setup"
-    FAMILY = FAMILY
     PARAMS = PARAMS
     DEFAULTS = DEFAULTS
     FIELDS = {"figure_count": int, "facet_count": int, "metric": str, "kind": str, "role": str,

@@ -15,6 +15,9 @@ from types import SimpleNamespace
 
 from ..facts import base_fact, claim_key, derivable, evidence_of, values_agree
 
+FAMILY = "unverified"
+ACKNOWLEDGEABLE = True  # a warnings-section entry may acknowledge these findings
+
 _FIGURE_KINDS = ["percent", "percentage_point", "ratio", "throughput", "latency", "duration",
                  "memory", "bandwidth", "currency", "compute"]
 
@@ -133,14 +136,14 @@ def _credibility_facts(rule, ctx):
 
 
 Marked = SimpleNamespace(
-    NAME="unverified.marked", FAMILY="unverified",
+    NAME="unverified.marked",
     PARAMS={"roles": list}, DEFAULTS={"roles": ["body", "header", "summary"]},
     FIELDS={"marker": str, "role": str, "kind": str},
     WHEN={"field": "marker", "eq": "unverified"}, VARS={"marker_name"},
     facts=_marked_facts)
 
 SourceCheck = SimpleNamespace(
-    NAME="unverified.source_check", FAMILY="unverified",
+    NAME="unverified.source_check",
     PARAMS={"roles": list, "kinds": list, "approx_rel": float},
     DEFAULTS={"roles": ["body", "header", "summary"], "kinds": _FIGURE_KINDS, "approx_rel": 0.1},
     FIELDS={"checked_sources": int, "found": bool, "derived": bool, "same_key_in_source": bool,
@@ -152,7 +155,7 @@ SourceCheck = SimpleNamespace(
     VARS={"sources"}, facts=_source_facts)
 
 Credibility = SimpleNamespace(
-    NAME="unverified.credibility", FAMILY="unverified",
+    NAME="unverified.credibility",
     PARAMS={"roles": list, "kinds": list, "max_stars": int, "low_texts": list},
     DEFAULTS={"roles": ["body", "header", "summary"], "kinds": _FIGURE_KINDS, "max_stars": 2,
               "low_texts": ["参考"]},

@@ -4,8 +4,16 @@ holds the whole document and a corpus-scale report stays diffable."""
 from __future__ import annotations
 
 import json
+import math
 
-from validator.report import REPORT_VERSION, num
+REPORT_VERSION = 2          # validator/schemas/report.schema.json documents this version
+
+
+def num(x):
+    """A float rounded to 6 significant digits (stable text in JSON/HTML)."""
+    if x is None or (isinstance(x, float) and (math.isinf(x) or math.isnan(x))):
+        return None
+    return float(f"{x:.6g}")
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False).encode     # one encoder for every line

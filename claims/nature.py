@@ -1,0 +1,197 @@
+"""What a figure is: a measured or claimed performance result, or something else.
+
+``classify(doc, claims)`` sets ``Claim.nature`` (DESIGN.md, "The claim"):
+
+- ``result``: a measured or claimed performance or quality figure — the only nature that
+  needs preconditions;
+- ``setting``: a configured limit, timeout, window, rate cap, threshold;
+- ``capacity``: hardware or model size, a device's memory, a download or file size, a
+  network link's speed (a memory figure is a capacity unless it is used while serving);
+- ``size``: the length of a piece of media or input ('每 2 秒音频', 'a 10 s clip');
+- ``hypothetical``: supposed, illustrative, theoretical or target values;
+- ``symptom``: a value quoted from a bug report, a user-interface or start-up delay;
+- ``count``: a number of items;
+- ``quote``: a figure inside another document's title, a catalogue of sources, a changelog.
+
+The decision is a table of named tests (``_TESTS``), each reading the words around the
+figure through the document model (its sentence, clause, block and table); the first test
+that holds names the nature.  The words are data: claims/data/nature.yaml.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ._data import load
+from .scopes import bounds
+from .structure import SENT_END
+
+# a clause ends at a comma or a bracket as well as at a sentence end
+_CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
+# words that say what was measured: a latency or duration next to one of them is a result
+_PERF_WORD = re.compile(r"延迟|时延|耗时|加载|吞吐|首\s?token|(?<![A-Za-z])(?:latency|TTFT|TPOT|ITL|load(?:s|ing|ed)?|"
+                        r"throughput|tok(?:en)?s?/s|req(?:uest)?s?/s|faster|slower)(?![A-Za-z])", re.IGNORECASE)
+_NEEDS = re.compile(r"需要|(?<![A-Za-z])(?:needs?|requires?|takes?)(?![A-Za-z])", re.IGNORECASE)
+_CATALOGUE_HEAD = re.compile(r"^(?:files?|paths?|repo(?:sitory)?|commits?|licen[cs]es?|urls?|links?|sources?|authors?|"
+                             r"文件|路径|仓库|许可(?:证)?|来源|链接|作者)$", re.IGNORECASE)
+_CHANGELOG_TITLE = re.compile(r"(?i)^(?:change\s?log|changes|release notes|what'?s new|更新日志|变更日志|发布说明)\b")
+_VERSION_HEADING = re.compile(r"^\[?v?\d+\.\d+(?:\.\d+)?\]?(?:\s|$)")
+
+
+@lru_cache(maxsize=None)
+def _rx():
+    d = load("nature.yaml")
+    return {k: re.compile("|".join("(?:%s)" % p for p in v), re.IGNORECASE) for k, v in d.items()}
+
+
+class _Around:
+    """The text around one figure, cut once: its sentence and clause, and near windows."""
+
+    __slots__ = ("text", "c", "sent", "clause")
+
+    def __init__(self, doc, b, c):
+        self.text, self.c = doc.text, c
+        self.sent = bounds(doc.text, b.start, b.end, c.start, c.end, SENT_END)
+        self.clause = bounds(doc.text, b.start, b.end, c.start, c.end, _CLAUSE_END)
+
+    def before_in_sentence(self):
+        return self.text[self.sent[0]:self.c.start]
+
+    def near(self, left, right):
+        return self.text[max(self.sent[0], self.c.start - left):min(self.sent[1], self.c.end + right)]
+
+    def clause_text(self):
+        return self.text[self.clause[0]:self.clause[1]]
+
+    def sentence_text(self):
+        return self.text[self.sent[0]:self.sent[1]]
+
+
+def _catalogue_tables(doc) -> set:
+    """Tables that inventory other documents (columns file / repository / path / commit /
+    licence …): their cells quote those documents, they claim nothing."""
+    out = set()
+    for k, t in enumerate(doc.tables):
+        heads = [c.text.strip("*_ ").strip() for c in t.header]
+        if sum(1 for h in heads if _CATALOGUE_HEAD.match(h)) >= 2:
+            out.add(k)
+    return out
+
+
+def _is_changelog(doc) -> bool:
+    title = (doc.title or "").strip("# ").strip()
+    if _CHANGELOG_TITLE.match(title):
+        return True
+    heads = [s for s in doc.sections if s.level <= 3]
+    return len(heads) >= 3 and sum(1 for s in heads if _VERSION_HEADING.match(s.title)) * 2 > len(heads)
+
+
+def _in_title_quote(a: _Around, rx) -> bool:
+    """Inside 《…》, or inside a quoted span that a title cue introduces ('blog, "v0.6.0: 2.7x …"')."""
+    t, c = a.text, a.c
+    lo = max(a.sent[0], c.start - 200)
+    open_cn = t.rfind("《", lo, c.start)
+    if open_cn >= 0 and t.find("》", open_cn, c.start) < 0 and t.find("》", c.end, c.end + 200) >= 0:
+        return True
+    for o, e in (("“", "”"), ('"', '"')):
+        q = t.rfind(o, lo, c.start)
+        if q < 0 or t.find(e, c.end, c.end + 200) < 0 or (o == e and t.count('"', lo, c.start) % 2 == 0):
+            continue
+        if o != e and t.find(e, q + 1, c.start) >= 0:
+            continue
+        if rx["title_cue"].search(t, max(lo, q - 40), q):
+            return True
+    return False
+
+
+def _test_count(ctx, a, c):
+    return c.kind == "count"
+
+
+def _test_quote(ctx, a, c):
+    b = ctx["doc"].blocks[c.block]
+    if ctx["changelog"] or b.role in ("sources_table", "references"):
+        return True
+    if b.table is not None and b.table in ctx["catalogue"]:
+        return True
+    return _in_title_quote(a, ctx["rx"])
+
+
+def _test_hypothetical(ctx, a, c):
+    rx = ctx["rx"]
+    before = a.before_in_sentence()
+    # the figure's own bound word may carry the cue's verb: '应' + '超过 90%'
+    return bool(rx["hypothetical"].search(before) or rx["modal_before"].search(before[-8:])
+                or rx["hypothetical"].match(a.text, c.end, min(a.sent[1], c.end + 6)))
+
+
+def _test_media(ctx, a, c):
+    return c.kind in ("latency", "duration") and bool(ctx["rx"]["media"].search(a.near(16, 16)))
+
+
+def _test_setting(ctx, a, c):
+    # the limit word governs the figure: written right before or right after it
+    # ('timeout of 30 s', '每隔 5 秒', '60 RPM per key'), not anywhere in its sentence
+    return bool(ctx["rx"]["setting"].search(a.near(14, 12)))
+
+
+def _test_ui(ctx, a, c):
+    # a delay of the interface or of start-up ('白屏 1-2 秒', '需要先花约 6 秒导入 torch … 浏览器'),
+    # unless its clause says what was measured ('冷启动/权重加载 … <1 秒' is a load time)
+    if c.kind not in ("latency", "duration") or _PERF_WORD.search(a.clause_text()):
+        return False
+    return bool(ctx["rx"]["ui"].search(a.sentence_text()))
+
+
+def _test_symptom(ctx, a, c):
+    rx = ctx["rx"]
+    if c.kind == "percent":
+        return bool(rx["occupancy"].search(a.text, c.end, min(len(a.text), c.end + 14)))
+    if c.kind == "memory":
+        # free memory, a pagefile, a negative estimate in a bug's description
+        return c.negative or bool(rx["symptom"].search(a.sentence_text()))
+    if c.kind in ("latency", "duration"):
+        # a delay in a bug's description ('继续服务模型最长 30 秒 … 的问题'), unless the clause says
+        # what was measured (a load time, a latency)
+        return not _PERF_WORD.search(a.clause_text()) and bool(rx["symptom"].search(a.sentence_text()))
+    return False
+
+
+def _test_capacity(ctx, a, c):
+    if c.kind == "bandwidth":
+        return True
+    if c.kind != "memory":
+        return False
+    # a memory figure is a footprint only when the clause says it is used while serving, or a
+    # serving system needs it ('TGI 3.2 needs 62 GB'; '需 ≥32 GB 共享内存' for an iGPU is a spec)
+    clause = a.clause_text()
+    if c.subject and _NEEDS.search(clause):
+        return False
+    return c.negative or not ctx["rx"]["usage"].search(clause)
+
+
+# (nature, test): the first test that holds names the figure's nature; each has its cases in
+# tests/claims/test_nature.py
+_TESTS = (
+    ("count", _test_count),
+    ("quote", _test_quote),
+    ("hypothetical", _test_hypothetical),
+    ("size", _test_media),
+    ("setting", _test_setting),
+    ("symptom", _test_ui),
+    ("symptom", _test_symptom),
+    ("capacity", _test_capacity),
+)
+
+
+def classify(doc, claims) -> None:
+    """Set ``nature`` on every claim of ``doc`` (in place)."""
+    if not claims:
+        return
+    ctx = {"doc": doc, "rx": _rx(), "catalogue": _catalogue_tables(doc), "changelog": _is_changelog(doc)}
+    for c in claims:
+        if c.block is None:
+            c.nature = "count" if c.kind == "count" else "result"
+            continue
+        a = _Around(doc, doc.blocks[c.block], c)
+        c.nature = next((name for name, test in _TESTS if test(ctx, a, c)), "result")

@@ -1,0 +1,440 @@
+"""Where a figure's conditions can come from: the scopes of the document model, nearest first.
+
+A figure is conditioned by what its own sentence says (a parenthesis right after it first:
+``+156ms (Gemma E4B)``), then an earlier sentence of its paragraph, its table row, its
+table's header and caption, its list item and the sentence that introduces the list, its
+entry (heading and setup lines), its section (heading, setup blocks, a setup sub-section,
+the parent sections), the region above the first section of a post, and the document's own
+setup (title, front matter, top-level setup sections, the lead of a post).  ``Scopes``
+answers that chain for each figure from per-block mentions computed once.
+
+Mentions are ``(facet, value, start, end, surface)`` tuples from ``claims.conditions``.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+
+from ._data import load
+from .conditions import find_conditions
+from .entities import find_entities
+from .markers import find_markers
+from .structure import ANAPHORA, SENT_END
+
+WINDOW = 800      # characters looked at on each side of a figure for its sentence (a digest's
+                  # sentence carries long link targets between its subject and its figures)
+_LEAD_BLOCKS = 4  # paragraphs above the first section that state a post's setup
+_FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
+_PAREN_AFTER = re.compile(r"\s{0,2}[（(]")
+# a clause ends at a comma or a bracket as well as at a sentence end
+_CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
+
+
+@lru_cache(maxsize=None)
+def _rx():
+    d = load("sections.yaml")
+    return (re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE),
+            re.compile(d["label_line"]), re.compile(d.get("intro_section") or r"(?!)"),
+            re.compile(d.get("other_experiment") or r"(?!)"))
+
+
+_PAPER_LINK = re.compile(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
+
+
+def unmasked(spans, masked, text=None, starts=None):
+    """Drop mentions that start inside a masked range (URL, path, tag).  With ``text``, a
+    mention inside inline code is kept: '**Model**: `Qwen/Qwen-32B`' names the model.
+    ``starts`` (the masked ranges' starts, once per block) keeps a per-sentence call from
+    rebuilding them."""
+    if not masked:
+        return spans
+    if starts is None:
+        starts = [a for a, _ in masked]
+    out = []
+    for sp in spans:
+        k = bisect.bisect_right(starts, sp[2]) - 1
+        if k >= 0 and masked[k][0] <= sp[2] < masked[k][1] and not (text is not None and text[masked[k][0]] == "`"):
+            continue
+        out.append(sp)
+    return out
+
+
+class BlockInfo:
+    """Entities, conditions and markers of one block, each computed once and only when asked."""
+
+    __slots__ = ("doc", "b", "_systems", "_conds", "_markers", "_setup", "_keys", "_names",
+                 "_found_conds", "_found_systems")
+
+    def __init__(self, doc, b, names=None, conds=None, systems=None):
+        # names / conds / systems: what the document-wide scans found in this block, if any
+        self.doc, self.b, self._names = doc, b, names
+        self._found_conds, self._found_systems = conds, systems
+        self._systems = self._conds = self._markers = self._setup = None
+        self._keys = {}
+
+    def keys(self, what):
+        """Sorted start offsets of ``systems`` / ``conds`` / ``markers`` / ``masked`` (and the
+        systems' ends), built once: a figure bisects to its window instead of scanning every
+        mention of the block, which made a block with N figures and M mentions cost N*M."""
+        k = self._keys.get(what)
+        if k is None:
+            if what == "system_ends":
+                k = [m[3] for m in self.systems]   # non-overlapping matches: ends ascend too
+            elif what == "masked":
+                k = [a for a, _ in self.b.masked]
+            else:
+                pos = 1 if what == "markers" else 2
+                k = [m[pos] for m in getattr(self, what)]
+            self._keys[what] = k
+        return k
+
+    def within(self, what, lo, hi):
+        """The items of ``what`` (sorted by start) starting in [lo, hi), in their order."""
+        starts = self.keys(what)
+        return getattr(self, what)[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
+
+    @property
+    def systems(self):
+        if self._systems is None:
+            b = self.b
+            found = self._found_systems
+            if found is None:
+                found = find_entities(self.doc.text, b.start, b.end, kinds=("system",))
+            self._systems = unmasked(found, b.masked)
+        return self._systems
+
+    @property
+    def conds(self):
+        if self._conds is None:
+            b = self.b
+            found = self._found_conds
+            if found is None:
+                found = find_conditions(self.doc.text, b.start, b.end, self._names)
+            self._conds = unmasked(found, b.masked, self.doc.text)
+        return self._conds
+
+    @property
+    def markers(self):
+        if self._markers is None:
+            self._markers = find_markers(self.doc.text, self.b.start, self.b.end)
+        return self._markers
+
+    @property
+    def setup(self):
+        """Conditions this block states as a setup: after a setup label ('实测条件：…', 'Setup: …'),
+        inside a setup parenthesis ('Test conditions (8×H100, …)'), else none."""
+        if self._setup is None:
+            line_rx, paren_rx = _rx()[:2]
+            b, text = self.b, self.doc.text
+            m = line_rx.match(b.text)      # on the block's own text: '^' anchors at its start
+            if m and "（" not in m.group(0) and "(" not in m.group(0):
+                self._setup = [c for c in self.conds if c[2] >= b.start + m.end()]
+            else:
+                out = []
+                for pm in paren_rx.finditer(text, b.start, b.end):
+                    out.extend(self.within("conds", pm.start("body"), pm.end("body")))
+                self._setup = out
+        return self._setup
+
+
+def bounds(text, lo, hi, s, e, rx=SENT_END):
+    """(start, end) of the sentence/clause around text[s:e] within [lo, hi) (bounded window)."""
+    a = max(lo, s - WINDOW)
+    left = a
+    for m in rx.finditer(text, a, s):
+        left = m.end()
+    z = min(hi, e + WINDOW)
+    m = rx.search(text, e, z)
+    right = m.start() if m else z
+    return left, right
+
+
+def _front_matter_conditions(doc):
+    """Conditions named in the title / summary / description fields of a leading front matter."""
+    if not doc.front_matter:
+        return []
+    text = doc.text
+    out = []
+    for i in range(1, doc.front_matter - 1):
+        s = doc.line_starts[i]
+        e = doc.line_starts[i + 1] if i + 1 < len(doc.line_starts) else len(text)
+        if _FM_FIELD.match(text, s, e):
+            out.extend(find_conditions(text, s, e))
+    return out
+
+
+def _first_per_facet(found):
+    seen, out = set(), []
+    for x in found:
+        if x[0] not in seen:
+            seen.add(x[0])
+            out.append(x)
+    return out
+
+
+class Scopes:
+    """Per-document answers to "which conditions apply to a figure in this block?", each
+    scope's list computed once and reduced to its first mention per facet."""
+
+    def __init__(self, doc, names=None, found_conds=None, found_systems=None):
+        self.doc = doc
+        self.names = names or {}
+        self.found_conds = found_conds or {}
+        self.found_systems = found_systems or {}
+        self._info = {}
+        self._memo = {}
+        blocks = doc.blocks
+        self.entry_blocks, self.section_blocks, self.header_blocks = {}, {}, []
+        self.row_blocks = {}
+        for i, b in enumerate(blocks):
+            if b.entry is not None:
+                self.entry_blocks.setdefault(b.entry, []).append(i)
+            elif b.section is not None:
+                self.section_blocks.setdefault(b.section, []).append(i)
+            else:
+                self.header_blocks.append(i)
+            if b.kind == "table_cell" and b.row is not None:
+                self.row_blocks.setdefault((b.table, b.row), []).append(i)
+        self.item_of = {it.block: it for it in doc.items}
+        self.entry_setups, self.section_setups, self.doc_setups = {}, {}, []
+        for st in doc.setups:
+            if st.entry is not None:
+                self.entry_setups.setdefault(st.entry, []).append(st)
+            elif st.section is not None:
+                self.section_setups.setdefault(st.section, []).append(st)
+            else:
+                self.doc_setups.append(st)
+        self.post = doc.kind == "post"
+
+    # ---- blocks
+
+    def info(self, i) -> BlockInfo:
+        bi = self._info.get(i)
+        if bi is None:
+            bi = self._info[i] = BlockInfo(self.doc, self.doc.blocks[i], self.names.get(i),
+                                           self.found_conds.get(i), self.found_systems.get(i))
+        return bi
+
+    def _once(self, key, fn):
+        v = self._memo.get(key)
+        if v is None:
+            v = self._memo[key] = _first_per_facet(fn())
+        return v
+
+    def _setup_mentions(self, st):
+        """What a Setup record states: a setup line or parenthesis its labelled part, any other
+        setup (section, list, paragraph) every mention of its blocks."""
+        out = []
+        for k, i in enumerate(st.blocks):
+            bi = self.info(i)
+            if st.kind in ("line", "paren") and k == 0:
+                out.extend(bi.setup or (bi.conds if st.kind == "line" else ()))
+            else:
+                out.extend(bi.conds)
+        return out
+
+    # ---- the scopes, each as a list of mentions (first per facet)
+
+    def row(self, b):
+        return self._once(("row", b.table, b.row),
+                          lambda: [x for i in self.row_blocks.get((b.table, b.row), ()) for x in self.info(i).conds])
+
+    def table(self, b):
+        """The table's header cells and its caption."""
+        def compute():
+            t = self.doc.tables[b.table]
+            out = [x for c in t.header if c.block is not None for x in self.info(c.block).conds]
+            for i in reversed(t.caption_blocks):     # the sentence nearest the table first
+                out += self.info(i).conds
+            return out
+        return self._once(("table", b.table), compute)
+
+    def item(self, bidx):
+        return self._once(("item", bidx), lambda: list(self.info(bidx).conds))
+
+    def intro(self, bidx):
+        """The sentence that introduces a list item's list ('On a single 8× B300 node:')."""
+        it = self.item_of.get(bidx)
+        if it is None or it.intro is None:
+            return []
+
+        def compute():
+            ib = self.doc.blocks[it.intro]
+            info = self.info(it.intro)
+            if ib.text.rstrip().endswith((":", "：")) or ib.kind != "paragraph":
+                return list(info.conds)
+            last = bounds(self.doc.text, ib.start, ib.end, ib.end, ib.end)
+            return [x for x in info.conds if x[2] >= last[0]]
+        return self._once(("intro", it.intro), compute)
+
+    def entry(self, k):
+        def compute():
+            out = []
+            heading = []
+            for i in self.entry_blocks.get(k, ()):
+                if self.doc.blocks[i].kind == "entry_heading":
+                    heading.extend(self.info(i).conds)
+            for st in self.entry_setups.get(k, ()):
+                out.extend(self._setup_mentions(st))
+            # a setup line ('实测条件（8×H100，…）') is more precise than the heading ('… 在 H100 上 …')
+            return out + heading
+        return self._once(("entry", k), compute)
+
+    def section(self, k):
+        key = ("section", k)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = []      # guards against a cycle while this one is computed
+        own, heading = [], []
+        for i in self.section_blocks.get(k, ())[:1]:
+            if self.doc.blocks[i].kind == "heading":
+                heading.extend(self.info(i).conds)
+        for st in self.section_setups.get(k, ()):
+            own.extend(self._setup_mentions(st))
+        named = []
+        if self.post:
+            # a section of a post is one experiment: what any of its paragraphs names (the CI
+            # machine, the model under test) is the setup of its figures.  A digest's section
+            # gathers entries from different sources, so only its setups count there.
+            blocks = self.doc.blocks
+            named = [x for i in self.section_blocks.get(k, ()) if blocks[i].kind == "paragraph"
+                     for x in self.info(i).conds]
+        found = _first_per_facet(own + heading + named)
+        parent = self.doc.sections[k].parent
+        if parent is not None:    # a sub-section inherits its parent's setup
+            have = {x[0] for x in found}
+            found = found + [x for x in self.section(parent) if x[0] not in have]
+        self._memo[key] = found
+        return found
+
+    def header(self):
+        """A post's region above its first section: its paragraphs describe the post's lead
+        figures (a TL;DR and the caption under its chart)."""
+        def compute():
+            blocks = self.doc.blocks
+            # paragraphs only: one bullet's model is not another bullet's setup
+            return [x for i in self.header_blocks if blocks[i].role in ("header", "body")
+                    and blocks[i].kind in ("paragraph", "heading") for x in self.info(i).conds]
+        return self._once(("header",), compute)
+
+    def document(self):
+        def compute():
+            doc, blocks = self.doc, self.doc.blocks
+            label_rx = _rx()[2]
+            out = []
+            if self.post:
+                # the title and the lead paragraphs of a post state what the whole post is about
+                # ('We ran Llama 3.1 70B on 8×H100'); a labelled metadata line ('基线：…') and a
+                # bullet are statements among others, not the setup
+                lead = [i for i in self.header_blocks if blocks[i].role in ("header", "body")
+                        and blocks[i].kind in ("heading", "paragraph")
+                        and not label_rx.match(blocks[i].text)][:_LEAD_BLOCKS]
+                out += [x for i in lead for x in self.info(i).conds]
+            else:
+                # a digest's title line only ('# 推理 · 日报' names no setup of its entries)
+                out += [x for i in self.header_blocks[:1] if blocks[i].kind == "heading"
+                        for x in self.info(i).conds]
+            for st in self.doc_setups:
+                out += self._setup_mentions(st)
+            out += _front_matter_conditions(doc)
+            if self.post:
+                # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
+                intro_rx = _rx()[3]
+                from .segment import clean_title
+                tops = [k for k, sec in enumerate(doc.sections) if sec.parent is None][:2]
+                for k in tops:
+                    if intro_rx.match(clean_title(doc.sections[k].title)):
+                        out += [x for i in self.section_blocks.get(k, ()) for x in self.info(i).conds]
+            return out
+        return self._once(("document",), compute)
+
+    # ---- the chain for one figure
+
+    def chain(self, c, b, sent):
+        """[(scope, mentions)] for figure ``c`` in block ``b`` whose sentence spans ``sent``,
+        nearest scope first; within the sentence, nearest mention first."""
+        text = self.doc.text
+        bi = self.info(c.block)
+        in_sent = list(bi.within("conds", sent[0], sent[1]))
+        paren = _PAREN_AFTER.match(text, c.end)
+        p_end = text.find(")" if text[paren.end() - 1] == "(" else "）", paren.end(), sent[1] + 1) if paren else -1
+
+        clause = bounds(text, sent[0], sent[1], c.start, c.end, _CLAUSE_END)
+
+        def distance(x):
+            if paren and paren.end() <= x[2] and (p_end < 0 or x[2] < p_end):
+                return (-1, 0)             # the parenthesis right after the figure
+            d = c.start - x[3] if x[3] <= c.start else x[2] - c.end
+            # a mention in the figure's own clause before one of another clause of the sentence
+            return (0 if clause[0] <= x[2] < clause[1] else 1, d)
+        in_sent.sort(key=distance)
+        out = [("sentence", in_sent)]
+        if b.kind == "paragraph" and sent[0] > b.start:
+            if ANAPHORA.match(text, sent[0], sent[1]):
+                # 'That is roughly 50% better than …' speaks of the previous sentence's setup
+                prev = bounds(text, b.start, b.end, sent[0] - 1, sent[0] - 1)
+                out.append(("sentence", bi.within("conds", prev[0], prev[1])))
+            if self.post:
+                # an earlier sentence of the same paragraph of a post ('On the CI machine (1× H100)
+                # … . Throughput fell 55%'); a digest's paragraph strings unrelated statements
+                out.append(("paragraph", list(reversed(bi.within("conds", max(b.start, sent[0] - 4 * WINDOW),
+                                                                 sent[0])))))
+        if b.kind == "table_cell" and b.table is not None:
+            out.append(("row", self.row(b)))
+            out.append(("table", self.table(b)))
+        elif b.kind == "bullet":
+            out.append(("bullet", self.item(c.block)))
+            out.append(("list", self.intro(c.block)))
+        if self._elsewhere(c, b, sent):
+            # a figure from another experiment (a quick test, a cited paper) keeps its own words only
+            return out
+        if b.entry is not None:
+            out.append(("entry", self.entry(b.entry)))
+        if b.section is not None:
+            out.append(("section", self.section(b.section)))
+        elif self.post:
+            out.append(("header", self.header()))
+        out.append(("document", self.document()))
+        return out
+
+    def _elsewhere(self, c, b, sent) -> bool:
+        """Does the figure report another experiment than the document's own: its sentence says
+        so ('In a simple test …', 'Early experiments show …'), or it quotes a cited paper (its
+        block, or the line right before it, links an arXiv or conference paper)?"""
+        text = self.doc.text
+        if _rx()[4].search(text, sent[0], sent[1]):
+            return True
+        if self._cites_paper(c.block):
+            return True
+        prev = c.block - 1
+        return prev >= 0 and self.doc.blocks[prev].line + 1 >= b.line and self._cites_paper(prev)
+
+    def _cites_paper(self, i) -> bool:
+        key = ("paper", i)
+        got = self._memo.get(key)
+        if got is None:
+            b = self.doc.blocks[i]
+            got = self._memo[key] = [bool(("rxiv" in b.text.lower() or "://" in b.text)
+                                          and (_PAPER_LINK.search(b.text) or "arxiv:" in b.text.lower()))]
+        return got[0]
+
+
+_COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
+
+
+def document_facets(doc, claims) -> dict:
+    """facet -> (line, surface) of the first mention of its most named value anywhere in the
+    document (see ``Analysis.named_facets``)."""
+    seen = {}      # facet -> {value: [count, line, surface]}
+    for b in doc.blocks:
+        for facet, v, s, _e, sf in unmasked(find_conditions(doc.text, b.start, b.end), b.masked):
+            key = _COUNT_PREFIX.sub("", str(v)).lower()    # '2×H100' is H100
+            slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
+            slot[0] += 1
+    out = {f: tuple(max(vals.values(), key=lambda x: (x[0], -x[1]))[1:]) for f, vals in seen.items()}
+    for c in claims:      # what the scopes gave figures (setup lines …)
+        for f, cond in (c.conditions or {}).items():
+            if f not in out and getattr(cond, "value", None):
+                out[f] = (getattr(cond, "line", 0) or c.line, getattr(cond, "surface", "") or "")
+    return out

@@ -1,0 +1,380 @@
+"""The typed structure of a segmented briefing: sentences, list items and their
+introductions, table captions, setup blocks and numbered references.
+
+``build(doc)`` runs once, after ``claims.segment`` has cut the document into blocks
+and tables, and fills ``doc.sentences``, ``doc.items``, ``doc.setups``,
+``doc.references`` and each table's ``caption``.  Every later reader — figures'
+context, derivations, the rule kinds — asks these records instead of reading the
+text again, so there is one answer to "where does this sentence end?", "what does this
+list's introduction say?" or "which issues does this section cite?".
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+
+from ._data import load
+from .model import ListItem, Reference, Sentence, Setup
+
+# ---------------------------------------------------------------- sentences
+
+# The one definition of a sentence end.  ' + ' after a figure joins separate statements in
+# briefing summaries ('EAGLE-3 3.1× + LMDeploy 35% 领先'; 'DCP + DSPARK' joins two names); a
+# blank line ends a sentence; a full stop ends one only before a space or the end (not '3.5').
+SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
+# Words that open a sentence by pointing back at the previous one ('That is 50% better …').
+ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
+
+_DIGIT = re.compile(r"\d")
+_PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
+
+
+def _sentences(doc) -> list:
+    out = []
+    text = doc.text
+    for bi, b in enumerate(doc.blocks):
+        if b.kind not in _PROSE:
+            continue
+        s = b.start
+        for m in SENT_END.finditer(text, b.start, b.end):
+            if m.end() > s and text[s:m.end()].strip():
+                out.append(Sentence(s, m.end(), bi))
+            s = m.end()
+        if s < b.end and text[s:b.end].strip():
+            out.append(Sentence(s, b.end, bi))
+    return out
+
+
+def sentence_at(doc, offset: int):
+    """The Sentence holding ``offset`` (None outside prose)."""
+    starts = _starts(doc, "sentences")
+    k = bisect.bisect_right(starts, offset) - 1
+    if k >= 0 and doc.sentences[k].start <= offset < doc.sentences[k].end:
+        return doc.sentences[k]
+    return None
+
+
+def _starts(doc, what):
+    """The sorted starts of one of the document's record lists (``doc.starts`` keeps them)."""
+    seq = getattr(doc, what)
+    cached = doc.starts.get(what)
+    if cached is None or cached[0] is not seq or len(cached[1]) != len(seq):
+        cached = doc.starts[what] = (seq, [x.start for x in seq])
+    return cached[1]
+
+
+# ---------------------------------------------------------------- lists
+
+def _items(doc) -> list:
+    """Bullet blocks as list items; a list is a run of bullets with nothing else between
+    them; its introduction is the paragraph (or packed-bullet label) right before it."""
+    out = []
+    list_id = -1
+    prev = None          # index of the previous block
+    text = doc.text
+    indent_of = {}       # line -> indentation (packed bullets share their line's)
+    for bi, b in enumerate(doc.blocks):
+        if b.kind != "bullet":
+            prev = bi
+            continue
+        p = doc.blocks[prev] if prev is not None else None
+        if not out or out[-1].block != bi - 1:
+            list_id += 1
+            intro = None
+            if p is not None and p.kind in ("paragraph", "heading", "entry_heading") and \
+                    p.section == b.section and b.line - _last_line(doc, p) <= 2:
+                intro = prev
+        else:
+            intro = out[-1].intro
+        depth = indent_of.get(b.line)
+        if depth is None:
+            ls = doc.line_starts[b.line - 1]
+            k = ls
+            while k < b.start and text[k] in " \t>":
+                k += 1
+            depth = indent_of[b.line] = min((k - ls) // 2, 8)
+        out.append(ListItem(block=bi, list_id=list_id, intro=intro, depth=depth))
+        prev = bi
+    return out
+
+
+def _last_line(doc, b) -> int:
+    return doc.line_col(max(b.start, b.end - 1))[0]
+
+
+# ---------------------------------------------------------------- captions
+
+_CAPTION_AFTER = re.compile(r"^\s*(?:\*\*|_)?(?:Table|Figure|Fig\.|表|图)\s*\d{0,3}\s*[:：.．]", re.IGNORECASE)
+
+
+def _paragraph_of(doc, bi) -> list:
+    """The blocks of the Markdown paragraph ending with block ``bi``: the segmenter cuts a
+    paragraph at each line that ends a sentence, the reader of a caption does not."""
+    out = [bi]
+    k = bi
+    while k > 0 and len(out) < 4:
+        prev, cur = doc.blocks[k - 1], doc.blocks[k]
+        if prev.kind != "paragraph" or prev.section != cur.section or _last_line(doc, prev) + 1 != cur.line:
+            break
+        out.insert(0, k - 1)
+        k -= 1
+    return out
+
+
+def _captions(doc):
+    """A table's caption: a 'Table N:' / '表 N' line right after it, else the paragraph or
+    heading that introduces it (the block right before its header row, same section)."""
+    first_block = {}
+    last_block = {}
+    for bi, b in enumerate(doc.blocks):
+        if b.table is not None:
+            first_block.setdefault(b.table, bi)
+            last_block[b.table] = bi
+    for k, t in enumerate(doc.tables):
+        if k not in first_block:
+            continue
+        after = last_block[k] + 1
+        if after < len(doc.blocks):
+            b = doc.blocks[after]
+            if b.kind == "paragraph" and b.line - t.end_line <= 2 and _CAPTION_AFTER.match(b.text):
+                t.caption, t.caption_blocks = after, [after]
+                continue
+        before = first_block[k] - 1
+        if before >= 0:
+            b = doc.blocks[before]
+            if b.kind in ("paragraph", "heading", "entry_heading") and b.table is None and \
+                    t.line - _last_line(doc, b) <= 2 and b.section == t.section:
+                t.caption = before
+                t.caption_blocks = _paragraph_of(doc, before) if b.kind == "paragraph" else [before]
+
+
+# ---------------------------------------------------------------- setups
+
+
+@lru_cache(maxsize=None)
+def _setup_rx():
+    d = load("sections.yaml")
+    return (re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE),
+            re.compile(d["setup_section"]), re.compile(d["appendix_section"]),
+            re.compile(d["setup_intro"], re.IGNORECASE), re.compile(d["setup_sentence"], re.IGNORECASE))
+
+
+_EVALUATION = re.compile(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
+                         r"performance|measurements?)\b|评测|实验|测试|结果|性能|基准")
+
+
+def _evaluation_ancestor(doc, k, clean_title):
+    """The highest ancestor of section ``k`` (below the title level) that names an evaluation,
+    else ``k`` itself."""
+    best, cur, seen = k, k, 0
+    while cur is not None and seen < 16:
+        sec = doc.sections[cur]
+        if sec.level > 1 and _EVALUATION.search(clean_title(sec.title)):
+            best = cur
+        cur, seen = sec.parent, seen + 1
+    return best
+
+
+_LEADING_TAGS = re.compile(r"^(?:\s*</?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>]{0,200})?>)+\s*")
+
+
+def _setups(doc, clean_title) -> list:
+    line_rx, paren_rx, section_rx, appendix_rx, intro_rx, sentence_rx = _setup_rx()
+    out = []
+    by_section = {}
+    for bi, b in enumerate(doc.blocks):
+        if b.section is not None and b.entry is None:
+            by_section.setdefault(b.section, []).append(bi)
+    for k, sec in enumerate(doc.sections):
+        if section_rx.match(clean_title(sec.title)):
+            parent = sec.parent
+            scope = None if parent is None or appendix_rx.match(clean_title(doc.sections[parent].title)) else parent
+            if scope is not None:
+                # '## Evaluation > ### End-to-end Performance > ##### Experimental Setup' sets up
+                # the whole evaluation, its profile and ablation sub-sections too
+                scope = _evaluation_ancestor(doc, scope, clean_title)
+            out.append(Setup("section", by_section.get(k, []), scope, None, sec.line))
+    items_of = {}
+    for it in doc.items:
+        items_of.setdefault(it.intro, []).append(it.block)
+    for bi, b in enumerate(doc.blocks):
+        if b.kind not in ("paragraph", "bullet") or b.role not in ("body", "header", "summary"):
+            continue
+        t = b.text
+        if t.startswith("<"):       # '<summary>Setup: GLM-5.2-FP8 on 32x H200 …</summary>'
+            t = _LEADING_TAGS.sub("", t)
+        m = line_rx.match(t) if (":" in t or "：" in t) else None
+        if m:
+            listed = items_of.get(bi, []) if b.text.rstrip().endswith((":", "：")) else []
+            out.append(Setup("line", [bi] + listed, b.section, b.entry, b.line))
+            continue
+        if ("(" in t or "（" in t) and paren_rx.search(t):
+            out.append(Setup("paren", [bi], b.section, b.entry, b.line))
+            continue
+        if b.kind == "paragraph" and bi in items_of and t.rstrip().endswith((":", "：")) \
+                and intro_rx.search(t):
+            out.append(Setup("list", [bi] + items_of[bi], b.section, b.entry, b.line))
+            continue
+        # a setup sentence names hardware or a model, which always carries a digit ('H100', '70B')
+        if b.kind == "paragraph" and _DIGIT.search(t) and sentence_rx.search(t):
+            out.append(Setup("paragraph", [bi], b.section, b.entry, b.line))
+    return out
+
+
+# ---------------------------------------------------------------- references
+
+# Issue / PR numbers and links, build and release ids: one pattern per form, each starting
+# with a literal or a small class so the scan skips ahead (one alternation of all of them,
+# or IGNORECASE, scans several times slower).
+# (the look-behinds are written as Python tests after the match: a pattern that starts with
+# a literal is searched for that literal, one that starts with a look-behind is tried everywhere)
+_HASH = re.compile(r"#(\d{2,7})(?!\d)")
+_LINK = re.compile(r"/(issues|pull|pulls|discussions)/(\d{1,7})(?!\d)")
+_URL_HEAD = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,400}$")
+_WORD = re.compile(r"(PRs?|[Pp]ull [Rr]equests?|[Ii]ssues?|ISSUE)\s{0,2}#?(\d{1,7})(?![\d.])")
+_BUILD = re.compile(r"b(\d{4,6})(?:\s{0,2}(?:[-–—~～]|to|至|到)\s{0,2}b?(\d{4,6}))?(?![\w.])")
+_VER = re.compile(r"[vV]\d{1,3}(?:\.\d{1,4}){1,3}(?:[-.](?:rc|post|dev|alpha|beta)\.?\d{0,3})?(?![\w.])")
+_ARXIV_CTX = re.compile(
+    r"(?:\barxiv\s*(?:[:：#]|\s号|\sid)?\s*|arxiv\.org/(?:abs|pdf|html)/)"
+    r"(?P<id>\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?!\d|\.\d)", re.IGNORECASE)
+_ARXIV_BARE = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{4,5}|\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?![\w.])")
+_ARXIV_COL = re.compile(r"arxiv", re.IGNORECASE)
+
+
+def _glued(text, pos, extra) -> bool:
+    """Is the character before ``pos`` part of a word (or one of ``extra``)?"""
+    if pos == 0:
+        return False
+    ch = text[pos - 1]
+    return ch.isalnum() or ch == "_" or ch in extra
+
+
+def _in_code(doc):
+    starts = [r.start for r in doc.code]
+
+    def inside(pos):
+        k = bisect.bisect_right(starts, pos) - 1
+        return k >= 0 and doc.code[k].start <= pos < doc.code[k].end
+    return inside
+
+
+def _block_at(doc, pos):
+    starts = _starts(doc, "blocks")
+    k = bisect.bisect_right(starts, pos) - 1
+    while k >= 0:
+        b = doc.blocks[k]
+        if b.start <= pos < b.end:
+            return k
+        if b.end <= pos:
+            return None
+        k -= 1
+    return None
+
+
+def _references(doc) -> list:
+    text = doc.text
+    in_code = _in_code(doc)
+    out, seen = [], set()
+    fm_end = doc.line_starts[doc.front_matter] if 0 < doc.front_matter < len(doc.line_starts) else 0
+
+    def add(kind, ref, s, e, ids, url=""):
+        if (kind, s) in seen or s < fm_end or in_code(s):
+            return
+        seen.add((kind, s))
+        line, col = doc.line_col(s)
+        out.append(Reference(kind, ref, s, e, line, col, tuple(ids), _block_at(doc, s), url))
+
+    found = []      # (start, end, kind, ref, ids, url)
+    if "#" in text:
+        for m in _HASH.finditer(text):
+            if _glued(text, m.start(), "&#/"):
+                continue
+            found.append((m.start(), m.end(), "issue", m.group(0), ("#" + m.group(1),), ""))
+    if "/issues/" in text or "/pull" in text or "/discussions/" in text:
+        for m in _LINK.finditer(text):
+            head = _URL_HEAD.search(text, max(0, m.start() - 400), m.start())
+            if head:
+                url = text[head.start():m.end()]
+                kind = "pr" if m.group(1).startswith("pull") else "issue"
+                found.append((head.start(), m.end(), kind, url, ("#" + m.group(2),), url))
+    for m in _WORD.finditer(text):
+        if m.start() and text[m.start() - 1].isascii() and text[m.start() - 1].isalpha():
+            continue
+        kind = "pr" if m.group(1)[:1] in "Pp" else "issue"
+        found.append((m.start(), m.end(), kind, m.group(0), ("#" + m.group(2),), ""))
+    for m in _BUILD.finditer(text):
+        if _glued(text, m.start(), ".-"):
+            continue
+        a = int(m.group(1))
+        z = int(m.group(2)) if m.group(2) else a
+        if z < a or z - a > 500:
+            z = a
+        found.append((m.start(), m.end(), "release", m.group(0), tuple(f"b{i}" for i in range(a, z + 1)), ""))
+    for m in _VER.finditer(text):
+        if _glued(text, m.start(), ".-"):
+            continue
+        found.append((m.start(), m.end(), "release", m.group(0), (m.group(0),), ""))
+    # a form inside another ('#678' in 'PR #678', a link's number) is that one reference
+    found.sort(key=lambda f: (f[0], -f[1]))
+    end = -1
+    for s_, e_, kind, ref, ids, url in found:
+        if s_ < end:
+            continue
+        end = e_
+        add(kind, ref, s_, e_, ids, url)
+    # arXiv ids: only where the text says it is one (arXiv:…, an arxiv.org link, a column
+    # headed arXiv, a source the segmenter classified as an arXiv id)
+    if "rxiv" in text.lower():
+        for m in _ARXIV_CTX.finditer(text):
+            add("arxiv", m.group("id"), m.start("id"), m.end("id"), (m.group("id"),))
+        for t in doc.tables:
+            cols = {c.column for c in t.header if _ARXIV_COL.search(c.text)}
+            if not cols:
+                continue
+            for row in t.rows:
+                for c in row.cells:
+                    if c.column in cols:
+                        for m in _ARXIV_BARE.finditer(text, c.start, c.end):
+                            add("arxiv", m.group("id"), m.start("id"), m.end("id"), (m.group("id"),))
+    for src in doc.sources:
+        if src.kind == "arxiv":
+            ident = src.ref.split(":")[-1].strip()
+            s = doc.line_starts[src.line - 1] + src.col - 1
+            j = text.find(ident, s, s + 40)
+            if j >= 0 and not any(r.kind == "arxiv" and r.line == src.line and r.ref == ident for r in out):
+                add("arxiv", ident, j, j + len(ident), (ident,))
+    out.sort(key=lambda r: (r.start, r.kind))
+    return out
+
+
+# ---------------------------------------------------------------- build
+
+
+_CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
+
+
+def document_kind(doc) -> str:
+    """'digest' when the document gathers figures from many sources — entries that cite their
+    own sources, or several top-level titles that are not numbered chapters ('vLLM 动态日报',
+    'SGLang 动态日报'): each figure must then carry its own setup.  Otherwise 'post': a
+    document about one thing, which states its setup once."""
+    # a blog post's numbered sections link PRs inline; a digest's entries cite where each came
+    # from ('来源：inbox/…', 'Sources: …', a file or an arXiv id)
+    cited = sum(1 for e in doc.entries
+                if any(s.kind != "url" or s.origin == "line" for s in e.sources or ()))
+    if cited >= 2:
+        return "digest"
+    h1 = [sec for sec in doc.sections if sec.level == 1]
+    parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]
+    return "digest" if len(parts) >= 3 and len(parts) * 2 > len(h1) else "post"
+
+
+def build(doc, clean_title) -> None:
+    """Fill the typed structure of ``doc`` (see the module docstring)."""
+    doc.kind = document_kind(doc)
+    doc.sentences = _sentences(doc)
+    doc.items = _items(doc)
+    _captions(doc)
+    doc.setups = _setups(doc, clean_title)
+    doc.references = _references(doc)
