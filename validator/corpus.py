@@ -352,8 +352,9 @@ class _LedgerKeyIndex(dict):
         return self._full_set
 
     def _memory_files(self) -> dict:
-        """Claim key -> [(ledger path, caller path, real path, analysis)] of the files whose
-        claims come from this run's analyses (analysed in full, or with rows put off)."""
+        """Claim key -> [(ledger path, caller path, real path, analysis, {id(claim): its index})]
+        of the files whose claims come from this run's analyses (analysed in full, or with
+        rows put off)."""
         full = self._full_paths()
         if getattr(self, "_mem_n", -1) != len(full):
             caches = self._corpus.caches
@@ -364,8 +365,9 @@ class _LedgerKeyIndex(dict):
                 if a is None:
                     continue
                 lkey = self._pending.get(p) or self._led.ledger_path(p)
+                pos = {id(c): i for i, c in enumerate(a.claims)}      # a claim's place in its file
                 for k in keyed_claims(a, caches):
-                    got.setdefault(k, []).append((lkey, p, real, a))
+                    got.setdefault(k, []).append((lkey, p, real, a, pos))
             self._mem, self._mem_n = got, len(full)
         return self._mem
 
@@ -378,9 +380,8 @@ class _LedgerKeyIndex(dict):
         skip = self._full_paths() | set(self._pending)
         memory: dict = {}       # sig -> [(order, slot)] of this run's files
         known: dict = {}        # sig -> Statement made by this run
-        for lkey, p, real, a in self._memory_files().get(key, ()):
+        for lkey, p, real, a, pos in self._memory_files().get(key, ()):
             st_all = statements(a, LEDGER_APPROX_REL, caches)
-            pos = {id(c): i for i, c in enumerate(a.claims)}
             mine: dict = {}
             for c in keyed_claims(a, caches)[key]:
                 st = st_all.get(id(c))

@@ -118,9 +118,9 @@ def _scale(claim) -> float:
 def interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
     """See ``_interval``; memoized by the figure's values (a run compares one claim with many,
     and a corpus restates the same figure thousands of times)."""
-    return _interval_of(_Figure(claim.value, claim.low, claim.high, claim.base_value, claim.base_low,
-                                claim.base_high, claim.decimals, bool(claim.approx), claim.bound,
-                                claim.surface), approx_rel)
+    return _interval_of((claim.value, claim.low, claim.high, claim.base_value, claim.base_low,
+                         claim.base_high, claim.decimals, bool(claim.approx), claim.bound,
+                         claim.surface), approx_rel)
 
 
 class _Figure(NamedTuple):
@@ -138,8 +138,8 @@ class _Figure(NamedTuple):
 
 
 @lru_cache(maxsize=131072)
-def _interval_of(fig: "_Figure", approx_rel: float) -> Optional[tuple]:
-    return _interval(fig, approx_rel)
+def _interval_of(values: tuple, approx_rel: float) -> Optional[tuple]:
+    return _interval(_Figure(*values), approx_rel)
 
 
 def _interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
@@ -268,41 +268,43 @@ def compare_conditions(ca: dict, cb: dict) -> tuple:
     the same way). A facet group (``FACET_GROUPS``) counts as one aspect: when both sides
     describe it, it is equal only when they name the same descriptors with the same values;
     a differing value is reported by its facet, different descriptors by the group's name."""
-    return _compare_conditions(tuple(ca.items()), tuple(cb.items()))
+    return _compare_conditions(tuple(sorted(ca.items())), tuple(sorted(cb.items())))
 
 
 @lru_cache(maxsize=65536)
 def _compare_conditions(ca: tuple, cb: tuple) -> tuple:
     # a corpus states few distinct setups: each pair of them is compared once
-    a, b = dict(ca), dict(cb)
+    b = dict(cb)
     shared_eq, differ = 0, []
-    groups_a: dict = {}
-    groups_b: dict = {}
-    for f in a:
+    group_a = group_b = None         # facet group -> the facets of it each side states
+    for f, v in ca:
         g = _GROUP_OF.get(f)
         if g is not None:
-            groups_a.setdefault(g, []).append(f)
+            group_a = group_a or {}
+            group_a.setdefault(g, set()).add(f)
         elif f in b:
-            if same_facet_value(a[f], b[f]):
+            if same_facet_value(v, b[f]):
                 shared_eq += 1
             else:
                 differ.append(f)
-    for f in b:
-        g = _GROUP_OF.get(f)
-        if g is not None:
-            groups_b.setdefault(g, []).append(f)
-    for g, fa in groups_a.items():
-        fb = groups_b.get(g)
-        if not fb:
-            continue
-        both = [f for f in fa if f in fb]
-        off = [f for f in both if not same_facet_value(a[f], b[f])]
-        if off:
-            differ += off
-        elif set(fa) != set(fb):
-            differ.append(g)
-        else:
-            shared_eq += 1
+    if group_a:
+        for f, _ in cb:
+            g = _GROUP_OF.get(f)
+            if g is not None:
+                group_b = group_b or {}
+                group_b.setdefault(g, set()).add(f)
+        a = dict(ca)
+        for g, fa in group_a.items():
+            fb = (group_b or {}).get(g)
+            if not fb:
+                continue
+            off = sorted(f for f in fa & fb if not same_facet_value(a[f], b[f]))
+            if off:
+                differ += off
+            elif fa != fb:
+                differ.append(g)
+            else:
+                shared_eq += 1
     return shared_eq, tuple(differ)
 
 
@@ -499,6 +501,17 @@ class Statement:
     @property
     def sig_id(self) -> str:
         return statement_id(self.sig)
+
+
+def statements_agree(a: "Statement", b: "Statement") -> Optional[bool]:
+    """``values_agree`` of two statements' claims, from the intervals their statements hold
+    (made with the statements' ``approx_rel``)."""
+    if a.sig[2] != b.sig[2] or a.sig[3] != b.sig[3]:
+        return None
+    ia, ib = a.interval, b.interval
+    if ia is None or ib is None:
+        return None
+    return ia[0] <= ib[1] and ib[0] <= ia[1]
 
 
 @lru_cache(maxsize=65536)

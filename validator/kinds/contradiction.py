@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from itertools import chain, islice
 
-from ..facts import base_fact, compare_conditions, evidence_of, statements, values_agree
+from ..facts import base_fact, compare_conditions, evidence_of, statements, statements_agree
 
 NAME = "contradiction.figure"
 FAMILY = "contradiction"
@@ -54,7 +54,7 @@ def _judge(mine, theirs, approx_rel):
     shared_eq, differ = compare_conditions(mine.conds, theirs.conds)
     if not differ and shared_eq < 1:
         return None, ()
-    if values_agree(mine.claim, theirs.claim, approx_rel) is not False:
+    if statements_agree(mine, theirs) is not False:
         return None, ()
     return ("differ", differ) if differ else ("conflict", ())
 
@@ -166,7 +166,7 @@ def _facts(rule, ctx):
                 supported = False
                 for st, members in ext:
                     # the files stating a statement are read last, for the few that agree
-                    if st.phase == mine.phase and values_agree(claim, st.claim, approx_rel) \
+                    if st.phase == mine.phase and statements_agree(mine, st) \
                             and not compare_conditions(mine.conds, st.conds)[1] \
                             and not cited.isdisjoint(members.reals):
                         supported = True
@@ -185,7 +185,7 @@ def _facts(rule, ctx):
             for cmp, sts in _comparable(by_cond, mine, bool(cited), rel) if by_cond else ():
                 for st, members in sts:
                     if not cmp[1] and st.phase == mine.phase and \
-                            values_agree(claim, st.claim, approx_rel) is True:
+                            statements_agree(mine, st) is True:
                         agreeing_files |= members.reals
                         continue
                     verdict, dif = _judge(mine, st, approx_rel)
