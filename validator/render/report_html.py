@@ -85,8 +85,8 @@ def chart(g, shown) -> str:
     if unit:
         parts.append(f'<text x="12" y="{MT + ph / 2:.1f}" font-size="11" transform="rotate(-90 12 {MT + ph / 2:.1f})" '
                      f'text-anchor="middle">{_e(unit)}</text>')
-    # at most one date label per 40 px, so a long span of dates stays legible
-    every = max(1, int(len(dates_) * 40 / pw + 0.999))
+    # at most one date label per 70 px (a date is ~60 px wide), so a long span stays legible
+    every = max(1, int(len(dates_) * 70 / pw + 0.999))
     for di, d in enumerate(dates_):
         if di % every == 0:
             parts.append(f'<text x="{ML + slot * (di + 0.5):.1f}" y="{H - MB + 18}" font-size="11" '
