@@ -378,6 +378,9 @@ def annotate(doc, claims, names=None) -> list:
 
         c.conditions = _conditions(doc, c, b, sent, scopes, made)
         c.markers = _markers(doc, c, b, bi, sent)
+        if scopes.elsewhere(c, b, sent):
+            # from another experiment than the document's own: a quick test, a cited paper
+            c.markers = sorted(set(c.markers) | {"other_experiment"})
         c.sources = sources.of(c, b)
 
     comps = find_comparisons(doc, claims)

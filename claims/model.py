@@ -80,6 +80,8 @@ class Block:
     masked: list = field(default_factory=list)   # [(start, end)] absolute offsets that are not prose
     cell: Optional[int] = None      # column index of a table cell within its row
     table: Optional[int] = None     # index into Document.tables of a table cell
+    quoted: bool = False            # inside a block quote ('> …')
+    html: bool = False              # inside an HTML block ('<p align="center"><img …><br>caption</p>')
 
 
 @dataclass

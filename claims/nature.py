@@ -31,6 +31,7 @@ _CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–
 # words that say what was measured: a latency or duration next to one of them is a result
 _PERF_WORD = re.compile(r"延迟|时延|耗时|加载|吞吐|首\s?token|(?<![A-Za-z])(?:latency|TTFT|TPOT|ITL|load(?:s|ing|ed)?|"
                         r"throughput|tok(?:en)?s?/s|req(?:uest)?s?/s|faster|slower)(?![A-Za-z])", re.IGNORECASE)
+_RATE_UNIT = re.compile(r"QPS|RPS|req(?:uest)?s?\s?/\s?s|请求/秒", re.IGNORECASE)
 _NEEDS = re.compile(r"需要|(?<![A-Za-z])(?:needs?|requires?|takes?)(?![A-Za-z])", re.IGNORECASE)
 _CATALOGUE_HEAD = re.compile(r"^(?:files?|paths?|repo(?:sitory)?|commits?|licen[cs]es?|urls?|links?|sources?|authors?|"
                              r"文件|路径|仓库|许可(?:证)?|来源|链接|作者)$", re.IGNORECASE)
@@ -114,7 +115,24 @@ def _test_quote(ctx, a, c):
         return True
     if b.table is not None and b.table in ctx["catalogue"]:
         return True
+    if b.quoted and _quotes_a_source(ctx["doc"], c.block):
+        return True
     return _in_title_quote(a, ctx["rx"])
+
+
+def _quotes_a_source(doc, bi) -> bool:
+    """A block quote that reproduces a cited source: the quote itself, or the paragraph right
+    before it, links another page ('参考 [continuous-batching](https://…)' then '> - Up to 23x …').
+    A quoted note or benchmark line of the document's own ('> **Benchmark（…）：**') links none."""
+    k = bi
+    while k >= 0 and doc.blocks[k].quoted:
+        if "](http" in doc.blocks[k].text:
+            return True
+        k -= 1
+    if k < 0 or k == bi:
+        return False
+    prev = doc.blocks[k]
+    return prev.kind == "paragraph" and "](http" in prev.text and doc.blocks[k + 1].line - prev.line <= 2
 
 
 def _test_hypothetical(ctx, a, c):
@@ -122,11 +140,37 @@ def _test_hypothetical(ctx, a, c):
     before = a.before_in_sentence()
     # the figure's own bound word may carry the cue's verb: '应' + '超过 90%'
     return bool(rx["hypothetical"].search(before) or rx["modal_before"].search(before[-8:])
-                or rx["hypothetical"].match(a.text, c.end, min(a.sent[1], c.end + 6)))
+                or rx["hypothetical"].match(a.text, c.end, min(a.sent[1], c.end + 6))
+                or _in_scenario(ctx, c))
+
+
+def _in_scenario(ctx, c) -> bool:
+    """A list item of a worked scenario: its list opens with 'suppose …' / '假设 …'."""
+    doc = ctx["doc"]
+    it = ctx["items"].get(c.block)
+    if it is None:
+        return False
+    first = ctx["first_item"].get(it.list_id)
+    if first is None or first == c.block:
+        return False
+    return bool(ctx["rx"]["scenario"].match(doc.blocks[first].text))
 
 
 def _test_media(ctx, a, c):
     return c.kind in ("latency", "duration") and bool(ctx["rx"]["media"].search(a.near(16, 16)))
+
+
+def _test_load(ctx, a, c):
+    """A request rate written as the load a measurement ran under, not a result."""
+    if c.kind != "throughput" or not _RATE_UNIT.search(c.surface):
+        return False
+    rx = ctx["rx"]
+    after = a.text[c.end:min(a.sent[1], c.end + 24)]
+    if rx["load"].match(after):
+        return True
+    before = a.text[max(a.sent[0], c.start - 16):c.start]
+    # 'from 3 QPS to 60 QPS of traffic', 'at 32 QPS': a rate after a preposition, with a load word near
+    return bool(rx["load_before"].search(before) and rx["load_word"].search(a.text, c.end, min(a.sent[1], c.end + 40)))
 
 
 def _test_setting(ctx, a, c):
@@ -177,6 +221,7 @@ _TESTS = (
     ("quote", _test_quote),
     ("hypothetical", _test_hypothetical),
     ("size", _test_media),
+    ("setting", _test_load),
     ("setting", _test_setting),
     ("symptom", _test_ui),
     ("symptom", _test_symptom),
@@ -188,7 +233,11 @@ def classify(doc, claims) -> None:
     """Set ``nature`` on every claim of ``doc`` (in place)."""
     if not claims:
         return
-    ctx = {"doc": doc, "rx": _rx(), "catalogue": _catalogue_tables(doc), "changelog": _is_changelog(doc)}
+    first_item = {}
+    for it in doc.items:
+        first_item.setdefault(it.list_id, it.block)
+    ctx = {"doc": doc, "rx": _rx(), "catalogue": _catalogue_tables(doc), "changelog": _is_changelog(doc),
+           "items": {it.block: it for it in doc.items}, "first_item": first_item}
     for c in claims:
         if c.block is None:
             c.nature = "count" if c.kind == "count" else "result"

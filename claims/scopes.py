@@ -24,8 +24,13 @@ from .structure import ANAPHORA, SENT_END
 
 WINDOW = 800      # characters looked at on each side of a figure for its sentence (a digest's
                   # sentence carries long link targets between its subject and its figures)
-_LEAD_BLOCKS = 4  # paragraphs above the first section that state a post's setup
+_LEAD_BLOCKS = 8  # paragraphs above the first section that state a post's setup
+_DOMINANT_MIN = 2       # mentions of one GPU or model before it is the setup of a whole post …
+_DOMINANT_SHARE = 0.8   # … when it is at least this share of all such mentions
 _FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
+_COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
+_POOL = re.compile(r"^\s*(\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)")
+_CARRIED = ("hardware", "model", "platform", "precision")
 _PAREN_AFTER = re.compile(r"\s{0,2}[（(]")
 # a clause ends at a comma or a bracket as well as at a sentence end
 _CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
@@ -271,7 +276,7 @@ class Scopes:
     def entry(self, k):
         def compute():
             out = []
-            heading = []
+            heading, named = [], []
             for i in self.entry_blocks.get(k, ()):
                 if self.doc.blocks[i].kind == "entry_heading":
                     heading.extend(self.info(i).conds)
@@ -292,21 +297,28 @@ class Scopes:
                 heading.extend(self.info(i).conds)
         for st in self.section_setups.get(k, ()):
             own.extend(self._setup_mentions(st))
-        named = []
-        if self.post:
-            # a section of a post is one experiment: what any of its paragraphs names (the CI
-            # machine, the model under test) is the setup of its figures.  A digest's section
-            # gathers entries from different sources, so only its setups count there.
-            blocks = self.doc.blocks
-            named = [x for i in self.section_blocks.get(k, ()) if blocks[i].kind == "paragraph"
-                     for x in self.info(i).conds]
-        found = _first_per_facet(own + heading + named)
+        found = _first_per_facet(own + heading)
         parent = self.doc.sections[k].parent
         if parent is not None:    # a sub-section inherits its parent's setup
             have = {x[0] for x in found}
             found = found + [x for x in self.section(parent) if x[0] not in have]
         self._memo[key] = found
         return found
+
+    def told_before(self, blocks_of, k, c):
+        """What the paragraphs of a post's section or numbered part said before the figure (the CI
+        machine, the model under test): a post's section is one experiment, and its setup is
+        written before its results.  A later sentence refines a later figure, not this one."""
+        found = self._memo.get(("told", id(blocks_of), k))
+        if found is None:
+            blocks = self.doc.blocks
+            # the machine and the model carry over; a workload, a concurrency or a prompt length
+            # is said of one measurement
+            found = self._memo[("told", id(blocks_of), k)] = [
+                x for i in blocks_of.get(k, ()) if blocks[i].kind == "paragraph" for x in self.info(i).conds
+                if x[0] in _CARRIED]
+        # the mentions are in text order: keep those before the figure, nearest last
+        return [x for x in found if x[3] <= c.start]
 
     def header(self):
         """A post's region above its first section: its paragraphs describe the post's lead
@@ -327,8 +339,9 @@ class Scopes:
                 # the title and the lead paragraphs of a post state what the whole post is about
                 # ('We ran Llama 3.1 70B on 8×H100'); a labelled metadata line ('基线：…') and a
                 # bullet are statements among others, not the setup
+                # (a chart's caption in an HTML block describes that chart, not the whole post)
                 lead = [i for i in self.header_blocks if blocks[i].role in ("header", "body")
-                        and blocks[i].kind in ("heading", "paragraph")
+                        and blocks[i].kind in ("heading", "paragraph") and not blocks[i].html
                         and not label_rx.match(blocks[i].text)][:_LEAD_BLOCKS]
                 out += [x for i in lead for x in self.info(i).conds]
             else:
@@ -339,6 +352,7 @@ class Scopes:
                 out += self._setup_mentions(st)
             out += _front_matter_conditions(doc)
             if self.post:
+                out += self._dominant()
                 # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
                 intro_rx = _rx()[3]
                 from .segment import clean_title
@@ -348,6 +362,34 @@ class Scopes:
                         out += [x for i in self.section_blocks.get(k, ()) for x in self.info(i).conds]
             return out
         return self._once(("document",), compute)
+
+    def _dominant(self):
+        """A post that names one GPU (or one model) nearly everywhere it names one states its
+        setup for the whole post: 'RTX 4090' fourteen times and two other cards once each.  The
+        first mention of such a value is a document-wide condition.  A post naming several
+        (B300 for one test, GB300 for another) leaves each figure to say its own."""
+        tally = {}
+        blocks = self.doc.blocks
+        for i, ents in self.names.items():
+            if blocks[i].role not in ("header", "body", "summary"):
+                continue
+            for kind, canon, s, e, sf in unmasked(ents, blocks[i].masked, self.doc.text):
+                if kind not in ("hardware", "model"):
+                    continue
+                key = _COUNT_PREFIX.sub("", canon).lower()
+                slot = tally.setdefault(kind, {}).setdefault(key, [0, (kind, canon, s, e, sf), set()])
+                slot[0] += 1
+                pool = _POOL.match(sf)       # '1xH100' is written with its count, canonical 'H100'
+                if pool:
+                    slot[2].add(int(pool.group(1)))
+        out = []
+        for kind, vals in tally.items():
+            total = sum(v[0] for v in vals.values())
+            best = max(vals.values(), key=lambda v: v[0])
+            # '1xH100' and '4xH100' are two setups of one GPU type, not one
+            if best[0] >= _DOMINANT_MIN and best[0] >= _DOMINANT_SHARE * total and len(best[2]) <= 1:
+                out.append(best[1])
+        return out
 
     # ---- the chain for one figure
 
@@ -386,19 +428,26 @@ class Scopes:
         elif b.kind == "bullet":
             out.append(("bullet", self.item(c.block)))
             out.append(("list", self.intro(c.block)))
-        if self._elsewhere(c, b, sent):
+        if self.elsewhere(c, b, sent):
             # a figure from another experiment (a quick test, a cited paper) keeps its own words only
             return out
         if b.entry is not None:
             out.append(("entry", self.entry(b.entry)))
+            if self.post:
+                out.append(("entry", list(reversed(self.told_before(self.entry_blocks, b.entry, c)))))
         if b.section is not None:
             out.append(("section", self.section(b.section)))
+            if self.post:
+                k, seen = b.section, 0
+                while k is not None and seen < 16:     # the section, then the sections it is part of
+                    out.append(("section", list(reversed(self.told_before(self.section_blocks, k, c)))))
+                    k, seen = self.doc.sections[k].parent, seen + 1
         elif self.post:
             out.append(("header", self.header()))
         out.append(("document", self.document()))
         return out
 
-    def _elsewhere(self, c, b, sent) -> bool:
+    def elsewhere(self, c, b, sent) -> bool:
         """Does the figure report another experiment than the document's own: its sentence says
         so ('In a simple test …', 'Early experiments show …'), or it quotes a cited paper (its
         block, or the line right before it, links an arXiv or conference paper)?"""
@@ -418,9 +467,6 @@ class Scopes:
             got = self._memo[key] = [bool(("rxiv" in b.text.lower() or "://" in b.text)
                                           and (_PAPER_LINK.search(b.text) or "arxiv:" in b.text.lower()))]
         return got[0]
-
-
-_COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
 
 
 def document_facets(doc, claims) -> dict:

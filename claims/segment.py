@@ -391,6 +391,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
                 idx = w.add_block(ps, pe, line_no, "paragraph" if (first and not bm) else "bullet", bullet=k)
                 first = False
                 if idx is not None:
+                    doc.blocks[idx].quoted = bool(q)
                     k += 1
             w.open_block = None
             i += 1
@@ -398,10 +399,14 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
         if bm:
             w.open_block = w.add_block(body_s, e, line_no, "bullet")
         elif (w.open_block is not None and not rx["label_line"].match(body)
-              and c != "html" and _wraps(text, doc.blocks[w.open_block].end)):
+              and c != "html" and _wraps(text, doc.blocks[w.open_block].end, starts[i - 1] if i else -1)):
             w.extend_block(w.open_block, e)     # a wrapped paragraph or bullet line
         else:
             w.open_block = w.add_block(body_s, e, line_no, "paragraph")
+        if q and w.open_block is not None:
+            doc.blocks[w.open_block].quoted = True
+        if c == "html" and w.open_block is not None:
+            doc.blocks[w.open_block].html = True
         i += 1
 
     # close what is still open
@@ -430,25 +435,36 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
 
     _managed_blocks_are_warnings(doc)
     _collect_sources(doc)
-    structure.build(doc, clean_title)
     doc.lang = _language(doc)
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""
     doc.date = fm_date or _find_date(name) or _find_date(doc.title or fm_title or "") \
         or _find_date(" ".join(lines[fm:fm + 5]))
     if doc.title is None:
         doc.title = fm_title or next((ln.strip() for ln in lines[fm:] if ln.strip()), None)
+    structure.build(doc, clean_title)
     return doc
 
 
-def _wraps(text: str, prev_end: int) -> bool:
+# A Chinese line hard-wrapped by a translator or an editor is long and stops mid-sentence
+# ('…发送约 10,000 Token 的请求时，首' / 'Token 延迟从 4.3 秒 …'); a briefing's own lines are one
+# statement each and end in punctuation, a label or a short title.
+_CJK_WRAP_MIN = 30
+
+
+def _wraps(text: str, prev_end: int, line_start: int = -1) -> bool:
     """Does the previous line read as wrapped prose that the current line continues?
 
-    Briefings written in Chinese put one statement per line; only a line ending in
-    Latin text, a digit or a comma/dash (English hard-wrapping) is continued."""
+    A line ending in Latin text, a digit or a comma/dash (English hard-wrapping) is
+    continued; so is a long line that stops on a Chinese character without sentence
+    punctuation (``line_start`` is where that line begins)."""
     if prev_end <= 0:
         return False
     ch = text[prev_end - 1]
-    return ch.isascii() and ch not in ".!?:;|"
+    if ch.isascii():
+        return ch not in ".!?:;|"
+    if "\u4e00" <= ch <= "\u9fff" and line_start >= 0:
+        return prev_end - line_start >= _CJK_WRAP_MIN
+    return False
 
 
 def _table_row(w: _Walk, doc: Document, s: int, e: int, line_no: int, row: int):

@@ -351,6 +351,9 @@ def _references(doc) -> list:
 # ---------------------------------------------------------------- build
 
 
+# a title that names the genre: 'Serving weekly — 2026-11-03', '推理 · 日间简报', 'AI 基础设施日报'
+_DIGEST_TITLE = re.compile(r"(?i)\b(?:digest|weekly|daily|newsletter|round-?up|briefing|recap of the week)\b|"
+                           r"日报|周报|简报|月报|动态|速递|汇总|周刊")
 _CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
 
 
@@ -363,7 +366,7 @@ def document_kind(doc) -> str:
     # from ('来源：inbox/…', 'Sources: …', a file or an arXiv id)
     cited = sum(1 for e in doc.entries
                 if any(s.kind != "url" or s.origin == "line" for s in e.sources or ()))
-    if cited >= 2:
+    if cited >= 2 or _DIGEST_TITLE.search(doc.title or ""):
         return "digest"
     h1 = [sec for sec in doc.sections if sec.level == 1]
     parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]

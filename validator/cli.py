@@ -149,14 +149,16 @@ FORMATS = ("text", "json", "sarif", "github")
               help="Record the current findings in FILE (then they no longer fail).")
 @click.option("--lang", type=click.Choice(("zh", "en")), default=None,
               help="Message language (default: each document's own).")
+@click.option("--preview", is_flag=True, default=False,
+              help="Also run the rules marked preview (not yet proven on real briefings).")
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
 def check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path, baseline_path,
-          write_baseline_path, lang, debug):
+          write_baseline_path, lang, preview, debug):
     """Check briefings; exit 0 pass, 1 gate failed, 2 usage/config/input error."""
     user_errors = _user_errors()
     try:
         code = _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
-                      baseline_path, write_baseline_path, lang)
+                      baseline_path, write_baseline_path, lang, preview)
     except user_errors as exc:
         if debug:
             raise
@@ -168,7 +170,7 @@ def check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path, 
     sys.exit(code)
 
 
-def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
+def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang, preview=False):
     """Merge config and command line into validator.options.Options.
 
     The command line wins: --select replaces the config's select, --ignore adds to
@@ -191,7 +193,8 @@ def build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang):
               ignore=engine_side(ign), severity=dict(cfg.severity), params=dict(cfg.params),
               corpus=list(cfg.corpus) + [os.path.abspath(c) for c in corpus],
               rules_dirs=list(cfg.rules) + list(rules_dirs),
-              fail_on=fail_on or cfg.fail_on or "warning", lang=lang or cfg.lang)
+              fail_on=fail_on or cfg.fail_on or "warning", lang=lang or cfg.lang,
+              preview=bool(preview or getattr(cfg, "preview", False)))
     # pack severity/params overrides must not name meta codes
     kw["severity"] = {c: s for c, s in kw["severity"].items() if not c.startswith("CV0")}
     kw["params"] = {c: p for c, p in kw["params"].items() if not c.startswith("CV0")}
@@ -211,14 +214,14 @@ def _run_engine(files, options, show_progress):
 
 
 def _check(paths, corpus, fmt, fail_on, select, ignore, rules_dirs, config_path,
-           baseline_path, write_baseline_path, lang) -> int:
+           baseline_path, write_baseline_path, lang, preview=False) -> int:
     from validator import baseline as baseline_mod
     from validator import config as config_mod
     from validator import suppress as suppress_mod
     from validator.gate import gate_failed, is_enabled, summarize
 
     cfg = config_mod.load(config_path)
-    options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang)
+    options, sel, ign = build_options(cfg, corpus, select, ignore, rules_dirs, fail_on, lang, preview)
     if cfg.max_file_size:
         # the reader takes its default limit at call time; this process (and the workers it
         # forks) runs exactly one check

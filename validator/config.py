@@ -20,7 +20,7 @@ from validator.gate import FAIL_ON_LEVELS, parse_codes
 
 YAML_NAMES = (".caveat.yaml", ".caveat.yml")
 KNOWN_KEYS = ("select", "ignore", "severity", "fail-on", "corpus", "rules", "params",
-              "warnings-patterns", "max-file-size", "lang")
+              "warnings-patterns", "max-file-size", "lang", "preview")
 CODE_RE = re.compile(r"^CV\d{1,3}$", re.I)
 
 
@@ -46,6 +46,7 @@ class Config:
     warnings_patterns: list = field(default_factory=list)
     max_file_size: Optional[int] = None
     lang: Optional[str] = None
+    preview: bool = False
 
 
 def discover(start: Optional[str] = None) -> Optional[str]:
@@ -245,6 +246,10 @@ def _validate(path, data, line_of) -> Config:
             if value not in ("zh", "en"):
                 err(k, f"'lang': {value!r} is not zh or en")
             cfg.lang = value
+        elif key == "preview":
+            if not isinstance(value, bool):
+                err(k, f"'preview': {value!r} is not true or false")
+            cfg.preview = value
     return cfg
 
 

@@ -16,3 +16,4 @@ class Options:
     fail_on: str = "warning"
     warnings_patterns: list = field(default_factory=list)   # config: extra warnings-section headings
     lang: Optional[str] = None           # force message language ('zh'|'en'); None = document's
+    preview: bool = False                # run the rules marked ``preview: true`` too

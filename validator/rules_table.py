@@ -39,7 +39,8 @@ def load(rules_dirs=()) -> list:
     for r in packs.load_all(rules_dirs):
         rows.append({"code": r.code, "name": r.name, "family": r.family, "severity": r.severity,
                      "acknowledgeable": bool(r.acknowledgeable), "pack": r.pack,
-                     "summary": r.summary, "why": r.why,
+                     "summary": ("(preview) " if r.preview else "") + r.summary, "why": r.why,
+                     "preview": bool(r.preview),
                      "fix": (r.fix or {}).get("en", "") if isinstance(r.fix, dict) else str(r.fix)})
     rows.sort(key=lambda r: r["code"])
     return rows

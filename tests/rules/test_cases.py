@@ -69,8 +69,9 @@ def run_case(tmp_path: Path, code: str, case: dict):
         f = root / p
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(text, encoding="utf-8")
+    # a preview rule's cases run it with preview on (they are what earns it a default place)
     opts = Options(select=[code], corpus=[str(root)] if case.get("corpus") else [],
-                   lang=case.get("lang"))
+                   lang=case.get("lang"), preview=True)
     result = check_paths([str(doc)], opts)
     assert result.errors == [], result.errors
     return [f for f in result.findings if f.code == code and Path(f.path) == doc]

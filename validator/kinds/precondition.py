@@ -35,7 +35,10 @@ DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
             "max_latency_seconds": 60.0, "min_memory_bytes": 1e9, "metric_kinds": {}}
 FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missing_count": int,
           "present_count": int, "conditional": bool, "has_evidence": bool,
-          "stated_missing_count": int, "unstated_count": int}
+          "stated_missing_count": int, "unstated_count": int,
+          # the document gathers many sources (each figure must carry its own setup), or the
+          # figure reports another experiment than the document's own (a quick test, a paper)
+          "digest": bool, "other_experiment": bool}
 WHEN = {"all": [{"field": "missing_count", "gt": 0}, {"field": "conditional", "eq": False}]}
 VARS = {"subject", "metric_name", "missing", "where", "evidence_path", "evidence_line"}
 
@@ -131,6 +134,14 @@ def _doc_facets(ctx) -> dict:
     return ctx.analysis.named_facets()
 
 
+def _in_body(ctx, claim) -> bool:
+    """Is the same figure, as written, also stated in the body of the document?"""
+    def index():
+        return {(c.kind, c.value, c.low, c.high, c.unit) for c in ctx.analysis.claims
+                if c.role == "body" and c.nature == "result"}
+    return (claim.kind, claim.value, claim.low, claim.high, claim.unit) in ctx.memo(("precondition.body",), index)
+
+
 def _restated_with(ctx, claim, approx_rel) -> set:
     """Facets another statement of the same figure in this document gives (a post's headline
     restated in its results table with the setup): the figure is not missing them.  Within
@@ -201,6 +212,10 @@ def _assess(rule, ctx):
             # a post's figure restated elsewhere with its setup (a headline and its table row)
             given = _restated_with(ctx, claim, approx_rel)
             missing = [f for f in missing if not any(alt in given for alt in f.split("|"))]
+            if missing and claim.role in ("header", "summary") and _in_body(ctx, claim):
+                # a post's TL;DR or conclusion repeating a figure of its body: the body's
+                # statement is the one that must carry the setup (and is judged there)
+                continue
         key = claim_key(claim)
         ev = _find_evidence(claim, key, missing, ctx, approx_rel) if missing else None
         stated, unstated = [], []
@@ -288,6 +303,8 @@ def facts(rule, ctx):
             "present_count": len(conds), "conditional": conditional,
             "has_evidence": ev is not None,
             "stated_missing_count": len(stated), "unstated_count": len(unstated),
+            "digest": ctx.document.kind == "digest",
+            "other_experiment": "other_experiment" in (claim.markers or ()),
             # one fact per performance figure, few of which fire: their messages are made then
             "_side": partial(_side, ctx, claim, need, missing, stated, ev),
         })
