@@ -93,3 +93,25 @@ def test_ledger_export_parquet_needs_an_optional_library(corpus, tmp_path):
     assert res.exit_code == 0, res.output
     if pq is not None:
         assert pq.read_table(str(out)).num_rows == 6
+
+
+def test_report_honours_caveat_jobs(tmp_path, monkeypatch):
+    """CAVEAT_JOBS sets the report's extraction processes as it sets check's; --jobs wins."""
+    import validator.parallel as P
+    for i in range(24):
+        (tmp_path / "c" / f"n{i}.md").parent.mkdir(exist_ok=True)
+        (tmp_path / "c" / f"n{i}.md").write_text(f"eagle speedup {i}.1x on H100\n", encoding="utf-8")
+    monkeypatch.setattr(L, "_analyze", fake_analyze)
+    seen, real = [], P.shared
+
+    def spy(items, work, jobs, *a, **k):
+        seen.append(jobs)
+        return real(items, work, jobs, *a, **k)
+    monkeypatch.setattr(P, "shared", spy)
+    for env, args, want in (("1", [], 1), ("2", [], 2), ("2", ["--jobs", "1"], 1)):
+        monkeypatch.setenv("CAVEAT_JOBS", env)
+        seen.clear()
+        res = CliRunner().invoke(report_command, [str(tmp_path / "c"), "--out", str(tmp_path / "o"),
+                                                  "--no-ledger", *args])
+        assert res.exit_code == 0, res.output
+        assert seen == [want], (env, args, seen)
