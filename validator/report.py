@@ -40,6 +40,12 @@ def report_corpus(roots, write, ledger=None, engine: str = "python", spark_maste
     ``engine`` and hand it to ``write(report)`` (which reads the figures from the engine as
     it writes): (Report, what ``write`` returned). A ledger found corrupt while reading is
     rebuilt (with a notice) and the report redone."""
+    from validator import parallel
+    with parallel.collector_tuned():        # the collector's pace of a run, as for check
+        return _report_corpus(roots, write, ledger, engine, spark_master)
+
+
+def _report_corpus(roots, write, ledger, engine, spark_master) -> tuple:
     import sqlite3
 
     from validator.ledger import Ledger, corpus_files
