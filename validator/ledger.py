@@ -41,6 +41,7 @@ SCHEMA_VERSION = 4
 APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
 DEFAULT_RELPATH = Path(".caveat") / "ledger.sqlite"
 STORE_BATCH = 256           # files per write transaction during a sync
+EXTRACT_CHUNK = 64          # files per extraction chunk: their rows are alive at once, twice
 
 # Claim fields stored as columns, in table order. JSON columns hold lists/dicts.
 CLAIM_COLUMNS = (
@@ -551,7 +552,8 @@ class Ledger:
         """Extraction results as they are done (validator/parallel.py: in worker processes
         beside this one when there are several cores and enough files to pay for them)."""
         from validator import parallel
-        for _, results in parallel.shared(jobs, _extract_chunk, parallel.jobs_for(len(jobs), self.jobs)):
+        for _, results in parallel.shared(jobs, _extract_chunk, parallel.jobs_for(len(jobs), self.jobs),
+                                          max_chunk=EXTRACT_CHUNK):
             yield from results
 
     def flush(self) -> None:

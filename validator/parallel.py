@@ -81,28 +81,34 @@ def collector_tuned():
             gc.unfreeze()
 
 
-def chunks(items: list, jobs: int) -> list:
-    """Contiguous chunks of ``items``, each ``1 / (GUIDED_SHARE * jobs)`` of what is left."""
+def chunks(items: list, jobs: int, max_size: Optional[int] = None) -> list:
+    """Contiguous chunks of ``items``, each ``1 / (GUIDED_SHARE * jobs)`` of what is left
+    (at most ``max_size`` items)."""
     out, i, n = [], 0, len(items)
     while i < n:
         size = max(1, -(-(n - i) // (GUIDED_SHARE * jobs)))
+        if max_size is not None:
+            size = min(size, max_size)
         out.append(items[i:i + size])
         i += size
     return out
 
 
 def shared(items: list, work: Callable, jobs: int, mine: Optional[Callable] = None,
-           worker_start: Optional[Callable] = None) -> Iterator[tuple]:
+           worker_start: Optional[Callable] = None, max_chunk: Optional[int] = None) -> Iterator[tuple]:
     """(chunk index, ``work(chunk)``) for every chunk of ``items``, as chunks are done, in no
     fixed order (a caller that reports in item order sorts by chunk index).
 
     ``jobs`` processes share the work: this one runs ``mine(chunk)`` (default ``work``) on
     the chunks it claims, ``jobs - 1`` forked workers run ``work`` (the two must return the
     same thing); ``worker_start()`` runs once in each worker before its first chunk (a
-    connection of its own, say). With ``jobs`` 1 the chunks are done here, in order."""
+    connection of its own, say). ``max_chunk``: at most this many items per chunk, when the
+    caller keeps only what it needs of each result (the ledger stores extracted rows and
+    drops them: a chunk's results are all alive at once, in the process that made them and
+    in the parent). With ``jobs`` 1 the chunks are done here, in order."""
     global _SHARE
     mine = mine or work
-    parts = chunks(items, max(1, jobs))
+    parts = chunks(items, max(1, jobs), max_chunk)
     if jobs <= 1 or len(parts) <= 1:
         for k, part in enumerate(parts):
             yield k, mine(part)

@@ -103,3 +103,11 @@ def test_chunks_cover_the_items_in_order_and_shrink_to_single_files():
         assert [x for c in chunks for x in c] == list(range(n))
         sizes = [len(c) for c in chunks]
         assert sizes == sorted(sizes, reverse=True) and (not sizes or sizes[-1] == 1)
+
+
+def test_chunks_never_exceed_their_cap():
+    # the ledger keeps a chunk's extracted rows alive until it stores them: capped chunks
+    # keep a 100,000-file sync's memory flat
+    chunks = parallel.chunks(list(range(10_000)), 2, max_size=64)
+    assert [x for c in chunks for x in c] == list(range(10_000))
+    assert max(len(c) for c in chunks) == 64 and len(chunks[-1]) == 1
