@@ -25,6 +25,19 @@ class Analysis:
     # facet -> (line, surface) the document names anywhere: filled on first use by
     # ``named_facets`` (most checks never ask)
     named: Optional[dict] = field(default=None, repr=False, compare=False)
+    counts: object = None      # claims.counts.Counts: declared counts and what they count
+    # the document's names and arXiv titles (claims.names.DocumentNames), read on first use
+    # by claims.names.read(analysis): a run that checks no entity rule never reads them
+    names: Optional[object] = field(default=None, repr=False, compare=False)
+    # figures restated in another unit (claims.restated.Restatement), read on first use
+    restated: Optional[list] = field(default=None, repr=False, compare=False)
+
+    def restatements(self) -> list:
+        """The document's figures written once in one kind of unit and again in another."""
+        if self.restated is None:
+            from .restated import find
+            self.restated = find(self)
+        return self.restated
 
     def named_facets(self) -> dict:
         """facet -> (line, surface) of the first mention of its most named value anywhere in
@@ -45,6 +58,7 @@ def _find_figures():
 def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysis:
     """Segment ``text`` and extract every figure with its context."""
     from .context import annotate
+    from .counts import count_claims, merge_counts, read as read_counts
     from .nature import classify
     from .segment import segment
 
@@ -69,9 +83,15 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             c.block = bi
             claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
+    # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
+    # they are counts of items, not figures with context: they join after annotate and classify
+    counts = count_claims(doc, claims, names)
     comparisons = annotate(doc, claims, names)
     classify(doc, claims)
-    return Analysis(document=doc, claims=claims, comparisons=comparisons)
+    for c in counts:
+        c.path = p
+    claims = merge_counts(claims, counts, comparisons)
+    return Analysis(document=doc, claims=claims, comparisons=comparisons, counts=read_counts(doc, claims))
 
 
 def extract(text: str, path=None) -> list:

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ._data import load
 from .entities import Covered, find_entities, guarded, matches_in_spans
+from .model import Mention
 
 # precompiled: _value runs for every facet mention
 _SPACES = re.compile(r"\s+")
@@ -83,7 +84,8 @@ def _conditions(entities, matches) -> list:
         s, e = m.span(name)
         if named and s in named:
             continue
-        found.append((facet, _value(m, canon, vgroup) if vgroup else _canonical(m.group(name), canon), s, e, m.group(name)))
+        found.append(Mention(facet, _value(m, canon, vgroup) if vgroup else _canonical(m.group(name), canon),
+                             s, e, m.group(name)))
     found.sort(key=lambda t: t[2])
     return found
 

@@ -73,53 +73,53 @@ def _pick_subject(text, c, systems, sent, block_lo, bi=None):
     """(subject, how) for claim c from the block's system mentions (sorted, non-overlapping;
     ``bi`` gives their sorted offsets so only the figure's window is looked at)."""
     if bi is None:
-        before = [m for m in systems if m[3] <= c.start]
-        after = [m for m in systems if m[2] >= c.end]
+        before = [m for m in systems if m.end <= c.start]
+        after = [m for m in systems if m.start >= c.end]
     else:
         before = _Tail(systems, bisect.bisect_right(bi.keys("system_ends"), c.start))
         after = _Head(systems, bisect.bisect_left(bi.keys("systems"), c.end))
     # 1. a label right before the figure: 'LMDeploy：2,430 tok/s', 'TGI 3.2：2,400'
     if before:
         m = before[-1]
-        gap = text[m[3]:c.start]
+        gap = text[m.end:c.start]
         # the figure's own approx word ('约') may sit between
         gap = _APPROX_TAIL.sub("", gap)
         if len(gap) <= 12 and _LABEL_GAP.match(gap):
-            return m[1], "label"
+            return m.value, "label"
     # 2. an owner: "SpecInfer's best case of 1.6×", 'SpecInfer 的 1.3–1.6×'
     for m in reversed(before):
-        if m[2] < sent[0]:
+        if m.start < sent[0]:
             break
-        if _POSSESSIVE.match(text[m[3]:m[3] + 4]) and not _CLAUSE_MARK.search(text, m[3], c.start):
-            return m[1], "owner"
+        if _POSSESSIVE.match(text[m.end:m.end + 4]) and not _CLAUSE_MARK.search(text, m.end, c.start):
+            return m.value, "owner"
     # 3. the nearest system before it in the sentence that is not a baseline
     for m in reversed(before):
-        if m[2] < sent[0]:
+        if m.start < sent[0]:
             break
-        if not _cue_before(text, m[2], block_lo):
-            return m[1], "sentence"
+        if not _cue_before(text, m.start, block_lo):
+            return m.value, "sentence"
     # 4. a system after it in the sentence, not a baseline
     for m in after:
-        if m[2] >= sent[1]:
+        if m.start >= sent[1]:
             break
-        if not _cue_before(text, m[2], block_lo):
-            return m[1], "sentence"
+        if not _cue_before(text, m.start, block_lo):
+            return m.value, "sentence"
     # 5. earlier in the block, when the sentence refers back to it
     #    ('… EAGLE-3 … . That is roughly 50% better …', '…。这比 …')
     if not _ANAPHORA.match(text, sent[0], sent[1]):
         return None, None
     for m in reversed(before):
-        if m[2] < c.start - _WINDOW:
+        if m.start < c.start - _WINDOW:
             break
-        if not _cue_before(text, m[2], block_lo):
-            return m[1], "block"
+        if not _cue_before(text, m.start, block_lo):
+            return m.value, "block"
     return None, None
 
 
 def _pick_baseline(text, c, systems, sent, subject, block_lo, bi=None):
     for m in (systems if bi is None else bi.within("systems", sent[0], sent[1])):
-        if sent[0] <= m[2] < sent[1] and m[1] != subject and _cue_before(text, m[2], block_lo):
-            return m[1]
+        if sent[0] <= m.start < sent[1] and m.value != subject and _cue_before(text, m.start, block_lo):
+            return m.value
     return None
 
 
@@ -247,8 +247,8 @@ class _Subjects:
 
     def _first_uncued(self, i):
         b = self.doc.blocks[i]
-        return next((m[1] for m in self.scopes.info(i).systems
-                     if not _cue_before(self.doc.text, m[2], b.start)), None)
+        return next((m.value for m in self.scopes.info(i).systems
+                     if not _cue_before(self.doc.text, m.start, b.start)), None)
 
     def entry(self, k):
         if k not in self._entry:
@@ -263,8 +263,53 @@ class _Subjects:
         return self._section[k]
 
 
+# A name written as the figure's label when it is no known system: 'EvalKit 3.2×',
+# 'GSM8K-Plat: 88.1%', 'SystemX 1.9×' (a capitalised or alphanumeric name, then a colon or
+# nothing, then the figure, at the start of its clause)
+_NAME_LABEL = re.compile(r"(?<![A-Za-z0-9_.+-])(?P<name>(?-i:(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z0-9][A-Za-z0-9]*)"
+                         r"(?:[-.+][A-Za-z0-9]+)*(?:\s(?:[A-Z][A-Za-z0-9]*|v?\d{1,3}(?:\.\d{1,3}){0,2})(?:[-.+][A-Za-z0-9]+)*){0,2}))"
+                         r"[*_]{0,2}\s{0,2}[:：]?[*_]{0,2}\s{0,2}(?:约|~|～|≈|about|roughly)?\s{0,2}$")
+_NOT_A_LABEL = {"the", "a", "an", "and", "or", "with", "on", "in", "at", "by", "of", "to", "from", "for",
+                "is", "was", "are", "were", "be", "vs", "than", "up", "about", "over", "under", "only",
+                "this", "that", "it", "we", "our", "total", "average", "mean", "median", "peak", "p50",
+                "p90", "p95", "p99", "tps", "qps", "ttft", "tpot", "itl", "e2e", "throughput", "latency",
+                "speedup", "memory", "accuracy", "score", "note", "result", "results", "wall-clock"}
+
+
+def _label_subject(text, c, clause_lo):
+    """The generic name the figure is written as a value of, or None."""
+    m = _NAME_LABEL.search(text, max(clause_lo, c.start - 40), c.start)
+    if not m:
+        return None
+    name = m.group("name")
+    if name.split()[0].lower() in _NOT_A_LABEL or len(name) < 3 or name.isdigit():
+        return None
+    # a metric's own name ('WER 2.53%', 'RTF 0.64', 'MMLU 71%') says what was measured, not of what
+    quantity = _metrics()[0][1]
+    hit = quantity.match(name)
+    if hit and hit.end() >= len(name.split()[0]):
+        return None
+    return name.lower()
+
+
+_AFTER_BARE = re.compile(r"[*_\s]{0,3}(?:$|[，,。;；、)）|+＋\]]|\s[+＋-]\s|\s?(?:and|与|和|及)\s)")
+
+
+def _ends_clause(text, c, sent) -> bool:
+    """Nothing after the figure says what it is: its clause ends right there."""
+    return c.end >= sent[1] or _AFTER_BARE.match(text, c.end, sent[1]) is not None
+
+
+def _label_before(text, c, sent) -> bool:
+    """The figure follows its name directly ('EvalKit 3.2×', 'SystemX：1.9×')."""
+    return _NAME_LABEL.search(text, max(sent[0], c.start - 40), c.start) is not None
+
+
 def _subject_and_baseline(doc, c, b, bi, sent, subjects):
     subject, _how = _pick_subject(doc.text, c, bi.systems, sent, b.start, bi)
+    if subject is None:
+        # no known system: the figure is the value of a named thing ('EvalKit 3.2×', 'GSM8K-Plat: 88.1%')
+        subject = _label_subject(doc.text, c, sent[0])
     if subject is None and b.entry is not None:
         subject = subjects.entry(b.entry)
     if subject is None and b.section is not None:
@@ -278,7 +323,7 @@ def _conditions(doc, c, b, sent, scopes, made):
     conds = {}
     for scope, found in scopes.chain(c, b, sent):
         for x in found:
-            facet = x[0]
+            facet = x.kind
             if facet in conds:
                 continue
             # one Condition per mention and scope, shared by every figure it applies to
@@ -286,8 +331,8 @@ def _conditions(doc, c, b, sent, scopes, made):
             k = (x, scope)
             cond = made.get(k)
             if cond is None:
-                cond = made[k] = Condition(facet=facet, value=x[1], scope=scope,
-                                           line=doc.line_col(x[2])[0], surface=x[4])
+                cond = made[k] = Condition(facet=facet, value=x.value, scope=scope,
+                                           line=doc.line_col(x.start)[0], surface=x.surface)
             conds[facet] = cond
     return conds
 
@@ -378,9 +423,13 @@ def annotate(doc, claims, names=None) -> list:
 
         c.conditions = _conditions(doc, c, b, sent, scopes, made)
         c.markers = _markers(doc, c, b, bi, sent)
+        if c.subject and c.kind in ("ratio", "percent") and _ends_clause(text, c, sent) \
+                and _label_before(text, c, sent):
+            # a name, the figure, and nothing after it ('EvalKit 3.2× +', 'SystemX 1.9×，')
+            c.traits = sorted(set(c.traits) | {"bare"})
         if scopes.elsewhere(c, b, sent):
             # from another experiment than the document's own: a quick test, a cited paper
-            c.markers = sorted(set(c.markers) | {"other_experiment"})
+            c.traits = sorted(set(c.traits) | {"other_experiment"})
         c.sources = sources.of(c, b)
 
     comps = find_comparisons(doc, claims)

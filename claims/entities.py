@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
+from .model import Mention
 
 # ASCII letters and the characters re.IGNORECASE folds onto them (dotted and dotless i, long s,
 # the Kelvin sign): the name patterns below are case-insensitive without that flag
@@ -303,7 +304,7 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
     out = []
     if "model" in kinds:
         for m in model_rx.finditer(text, start, end):
-            out.append(("model", canonical_model(m.group(0)), m.start(), m.end(), m.group(0)))
+            out.append(Mention("model", canonical_model(m.group(0)), m.start(), m.end(), m.group(0)))
     if "hardware" in kinds:
         # only the model names can hold a hardware match: earlier hardware matches end before it
         # (most blocks name no model: no index of spans is built for them)
@@ -316,13 +317,13 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
             # a bare number before a name is a count only with an explicit sign ('8×H100', '8 x H100') or
             # a plain '96 H100'; '4090' alone is the card itself
             value = f"{int(n)}×{hw}" if n and int(n) > 1 else hw
-            out.append(("hardware", value, m.start(), m.end(), m.group(0)))
+            out.append(Mention("hardware", value, m.start(), m.end(), m.group(0)))
     if "system" in kinds:
         taken = Covered((s, e) for _, _, s, e, _ in out) if out else ()
         for m in sys_rx.finditer(text, start, end):
             if taken and m.start() in taken:
                 continue
-            out.append(("system", _canon_sys(m.group(0), sys_alias), m.start(), m.end(), m.group(0)))
+            out.append(Mention("system", _canon_sys(m.group(0), sys_alias), m.start(), m.end(), m.group(0)))
     if len(out) > 1:
         out.sort(key=_START)
     return out

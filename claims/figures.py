@@ -393,7 +393,8 @@ def _candidates(text, ps, pe, names=None):
             if r >= pe or text[r] not in cont:
                 lo = max(ps, p - 48)
                 pm = prefix.match(text, lo, p) if _may_have_prefix(text, lo, p) else None
-                if pm is None or not (pm.group("bound") or pm.group("bound2")):
+                if (pm is None or not (pm.group("bound") or pm.group("bound2"))) \
+                        and not _is_score(text, p, text[p:q]):
                     last = q
                     continue
         sk = SKIP_RE.match(text, p, pe)
@@ -438,6 +439,26 @@ def unit_given(g):
 
 _LEADING_ZERO = re.compile(r"[0０][0-9０-９]")
 _TENS_OF_BEFORE = re.compile(r"(?:数|几|好几|上)$")
+# What a bare fraction can score: 'agreement 0.91', 'F1 of 0.87', '相关系数 0.93', 'Kappa：0.81'
+_SCORE_WORD = re.compile(r"(?:agreement|accuracy|score|F1|AUC|ROC|correlation|kappa|Pearson|Spearman|BLEU|ROUGE|"
+                         r"precision|recall|similarity|win rate|一致率|一致性|准确率|得分|分数|相关系数|相关性|相似度|胜率)"
+                         r"[^0-9\n。；;|]{0,24}$", re.IGNORECASE)
+_FRACTION = re.compile(r"0\.\d{2,4}$")
+
+
+_SCORE_PAIR = re.compile(r"0\.\d{2,4}\s{0,3}(?:to|→|->|到|至|降至|升至|vs\.?)\s{0,3}$")
+
+
+def _is_score(text, start, n1s) -> bool:
+    """A bare fraction (0.87) right after the word for what it scores, or after another such
+    fraction it moves from ('agreement fell from 0.89 to 0.81'): a quality figure."""
+    if not _FRACTION.match(n1s):
+        return False
+    if _SCORE_PAIR.search(text, max(0, start - 16), start):
+        return _is_score(text, text.rfind("0.", max(0, start - 16), start), "0.00")
+    return bool(_SCORE_WORD.search(text, max(0, start - 40), start))
+
+
 _ORDINAL_BEFORE = re.compile(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
 _FROM_BEFORE = re.compile(r"(?i:from|从|由)")
 _LIST_SEP = re.compile(r"^%s*[/／、]%s*$" % (_SP, _SP))
@@ -537,19 +558,53 @@ def find_figures(text, start=0, end=None, masked=(), names=None):
 
 
 def _claims_from(m, ctx):
-    text = ctx.text
+    """The claims a candidate match makes: read the figure (``_read``), then refuse it when
+    one of the named "not a claim" tests holds (``_NOT_A_CLAIM``), then build the claim."""
     g = m.gd.get
     if g("special"):
         return [_special(m)]
     if g("pof"):
         v, d, _ = _parse_num(g("n3"))
-        return [_claim(text, m.start(), m.end(), "percent", "percent", v, None, None, d, False, None, False)]
+        return [_claim(ctx.text, m.start(), m.end(), "percent", "percent", v, None, None, d, False, None, False)]
+    fig = _read(m, ctx)
+    if fig is _SPLIT:
+        return _split(m, ctx)
+    if fig is None:
+        return []
+    if any(test(fig, ctx.text) for _why, test in _NOT_A_CLAIM):
+        return []
+    return _build(fig, m, ctx)
+
+
+class _Fig:
+    """What the figure pattern read at one candidate, before any decision is taken."""
+
+    __slots__ = ("m", "g", "s", "e", "n1s", "n2s", "v1", "v2", "d1", "st1", "styles", "unit", "kind",
+                 "approx", "bound", "bound_word", "neg_sign", "btw", "conn", "sc1", "sc2", "pct",
+                 "cnpct", "score", "bare", "before", "after")
+
+
+_SPLIT = object()     # the candidate holds two figures, read apart (_split)
+
+
+def _read(m, ctx):
+    """Number, scale, unit, range, bound and sign of a candidate: a _Fig, _SPLIT for two
+    figures, or None for a reading that is not a figure at all (a bare number, a currency
+    before another unit, 百分之 before a unit that is not a percent)."""
+    text = ctx.text
+    g = m.gd.get
     n1s, n2s = g("n1"), g("n2")
+    score = False
     if not (g("u1") or g("unit") or g("cur") or g("pct") or n2s or g("sc1") or g("post")
             or g("bound") or g("bound2") or "," in n1s or "，" in n1s):
-        return []         # a bare number: the common case, rejected before any parsing
+        # a bare number: the common case, rejected before any parsing -- except a score
+        # written as a fraction after what it scores ('agreement with human labels: 0.87')
+        score = _is_score(text, m.start(), n1s)
+        if not score:
+            return None
     t = _tables()
     v1, d1, st1 = _parse_num(n1s)
+    v2 = None
     pct = g("pct")
     sc1, sc2 = g("sc1"), g("sc2")
     u1, u2 = _unit_of(g("u1")), _unit_of(g("unit"))
@@ -587,15 +642,15 @@ def _claims_from(m, ctx):
     if n2s:
         v2, d2, st2 = _parse_num(n2s)
         if conn and conn.lower() == "and" and not btw:
-            return _split(m, ctx)      # 'A and B' is two figures, not a range
+            return _SPLIT      # 'A and B' is two figures, not a range
         if conn in ("和", "与", "跟") and not (btw or g("btwend")):
-            return _split(m, ctx)
+            return _SPLIT
         if g("sign2"):
             v2 = -v2
     # ---- units ----
     unit, kind = u2 if u2[0] else u1
     if n2s and u1[0] and u2[0] and u1[0] != u2[0]:
-        return _split(m, ctx)
+        return _SPLIT
     if cut_u1:
         unit, kind = u1
         e = m.end("u1")
@@ -608,7 +663,7 @@ def _claims_from(m, ctx):
         cu = units.canonical(cur.strip())
         if unit and kind not in ("currency", None) and unit != cu:
             if kind not in ("count",):
-                return []
+                return None
         unit, kind = cu, "currency"
     if g("per") and kind == "currency":
         noun = g("pernoun").lower().rstrip("s")
@@ -623,7 +678,7 @@ def _claims_from(m, ctx):
     if pct:
         # 百分之十二 / 千分之二: the number is already percent (or per-mille of it)
         if unit and kind not in ("percent",):
-            return []
+            return None
         unit, kind = "percent", "percent"
         div = 0.01
         for ch in pct:
@@ -662,77 +717,165 @@ def _claims_from(m, ctx):
         v1 += 0.5
     if neg_sign:
         v1 = -v1
-    # ---- what is not a claim ----
-    if not math.isfinite(v1) or (n2s and not math.isfinite(v2)):
-        return []   # a digit run (or its scale word) beyond a float's range is not a quantity
-    before = text[max(0, s - 24):s]
-    after = text[e:e + 24]
-    styles = {st1} | ({_parse_num(n2s)[2]} if n2s else set())
-    if not unit:
-        bare_ok = (bound is not None
-                   or (n2s and (btw or (conn and conn not in ("-", "−", "－")) or sc1 or sc2))
-                   or (sc1 and (sc1 in _BIG_SCALE_WORDS or sc1.lower() in _BIG_SCALE_WORDS)
-                       and g("sc1") is not None and not _glued(m, "sc1"))
-                   or (st1 == "ar" and _is_sep_number(n1s) and not n2s))
-        if not bare_ok:
-            return []
-        if bound is not None and not n2s and (
-                (abs(v1) < 10 and (g("pbound2") or st1 == "en" or not _has_letter(bound_word or "")))
-                or (sc1 and _glued(m, "sc1"))):
-            return []   # 'TP > 1', '4+ PRs', 'more than one', '200B+' (a model size): not claims
-        if n2s and "en" in styles and max(abs(v1), abs(v2)) < 10:
-            return []   # 'two to five cores': words, not a measured range
-        if "cn" in styles and sc1 is None and bound is None and not n2s:
-            return []
-        if VERSION_LIKE.fullmatch(n1s) and not sc1:
-            return []   # a bare 'X.Y' is a version ('TGI 3.2', 'than 3.1'), even after a bound
-        unit, kind = "dimensionless", "number"
-    else:
-        if "en" in styles and kind in ("ratio",) and not (u2[0] or u1[0]):
-            return []
-        if "cn" in styles and kind == "count" and not pct and v1 < 1e4 and bound is None:
-            return []   # 一个, 三条: everyday words, not figures
-    if kind == "number" and unit == "dimensionless" and st1 == "en" and bound is None and not n2s:
-        return []
-    if st1 == "cn" and len(n1s) == 1 and n1s in numerals.CN_POINT:
-        return []
-    if _ORDINAL_BEFORE.search(before):
-        return []
-    if _RATIO_NOTATION.match(text, e) and not unit_given(g):
-        return []       # '1,000,000:1', '16:9': a ratio or a time written with a colon
-    if st1 == "en" and _FEW_BEFORE.search(before):
-        return []       # 'a few thousand tokens': an estimate
-    if _LEADING_ZERO.match(n1s) or (n2s and _LEADING_ZERO.match(n2s)):
-        return []       # '08-09', '007': dates and ids
-    if st1 == "cn" and not pct and _TENS_OF_BEFORE.search(before):
-        return []       # 数十 GB, 几百个: "tens of", an estimate, not a figure
-    if st1 == "cn" and all(ch in "十百千万萬亿億" for ch in n1s.replace(" ", "")) and not pct and not cnpct:
-        return []       # 每百万 Token, 千 GB: a bare order of magnitude, not a figure
-    if kind == "ratio" and not n2s and _HW_AFTER.match(after) and float(v1).is_integer():
-        return []       # 8× H100, 4x GPUs: a hardware count
-    if kind == "memory" and _HW_BEFORE.search(before):
-        return []       # A100 80GB: part of a hardware name
-    if kind == "count" and unit == "token" and (sc1 or sc2) and (
-            _CTX_BEFORE.search(before) or _CTX_AFTER.match(text[m.end("unit") if g("unit") else e:][:24])):
-        return []       # 8K token input / 128K-token context: a condition
-    if kind == "count" and unit == "gpu" and not sc1:
-        pass
-    if kind == "time":
-        kind = None
-    # ---- range or two figures ----
-    if n2s:
-        lo, hi = v1, v2
-        from_to = btw and _FROM_BEFORE.fullmatch(btw.strip())
-        if lo >= hi or (from_to and kind not in ("number", None) and unit != "dimensionless"):
+    f = _Fig()
+    f.m, f.g, f.s, f.e, f.n1s, f.n2s = m, g, s, e, n1s, n2s
+    f.v1, f.v2, f.d1, f.st1 = v1, v2, d1, st1
+    f.styles = {st1} | ({_parse_num(n2s)[2]} if n2s else set())
+    f.unit, f.kind, f.approx, f.bound, f.bound_word, f.neg_sign = unit, kind, approx, bound, bound_word, neg_sign
+    f.btw, f.conn, f.sc1, f.sc2, f.pct, f.cnpct, f.score = btw, conn, sc1, sc2, pct, cnpct, score
+    f.bare = not unit
+    f.before, f.after = text[max(0, s - 24):s], text[e:e + 24]
+    if f.bare:
+        f.unit, f.kind = "dimensionless", "number"
+    return f
+
+
+# ---- what is not a claim: each test names the case it refuses (tests/claims/test_figures.py)
+
+def _not_finite(f, text):
+    # a digit run (or its scale word) beyond a float's range is not a quantity
+    return not math.isfinite(f.v1) or (f.n2s and not math.isfinite(f.v2))
+
+
+def _bare_number(f, text):
+    # a number with no unit is a figure only with a bound, a range, a big scale word, a
+    # thousands separator, or as a score
+    if not f.bare:
+        return False
+    g, m = f.g, f.m
+    return not (f.score or f.bound is not None
+                or (f.n2s and (f.btw or (f.conn and f.conn not in ("-", "−", "－")) or f.sc1 or f.sc2))
+                or (f.sc1 and (f.sc1 in _BIG_SCALE_WORDS or f.sc1.lower() in _BIG_SCALE_WORDS)
+                    and g("sc1") is not None and not _glued(m, "sc1"))
+                or (f.st1 == "ar" and _is_sep_number(f.n1s) and not f.n2s))
+
+
+def _small_bound(f, text):
+    # 'TP > 1', '4+ PRs', 'more than one', '200B+' (a model size): not claims
+    return f.bare and f.bound is not None and not f.n2s and (
+        (abs(f.v1) < 10 and (f.g("pbound2") or f.st1 == "en" or not _has_letter(f.bound_word or "")))
+        or (f.sc1 and _glued(f.m, "sc1")))
+
+
+def _range_in_words(f, text):
+    # 'two to five cores': words, not a measured range
+    return f.bare and bool(f.n2s) and "en" in f.styles and max(abs(f.v1), abs(f.v2)) < 10
+
+
+def _bare_chinese_numeral(f, text):
+    return f.bare and "cn" in f.styles and f.sc1 is None and f.bound is None and not f.n2s
+
+
+def _version(f, text):
+    # a bare 'X.Y' is a version ('TGI 3.2', 'than 3.1'), even after a bound
+    return f.bare and VERSION_LIKE.fullmatch(f.n1s) is not None and not f.sc1 and not f.score
+
+
+def _ratio_in_words(f, text):
+    u1, u2 = _unit_of(f.g("u1")), _unit_of(f.g("unit"))
+    return not f.bare and "en" in f.styles and f.kind in ("ratio",) and not (u2[0] or u1[0])
+
+
+def _everyday_count(f, text):
+    # 一个, 三条: everyday words, not figures
+    return not f.bare and "cn" in f.styles and f.kind == "count" and not f.pct and f.v1 < 1e4 and f.bound is None
+
+
+def _english_number(f, text):
+    return f.kind == "number" and f.unit == "dimensionless" and f.st1 == "en" and f.bound is None and not f.n2s
+
+
+def _chinese_point(f, text):
+    return f.st1 == "cn" and len(f.n1s) == 1 and f.n1s in numerals.CN_POINT
+
+
+def _ordinal(f, text):
+    return _ORDINAL_BEFORE.search(f.before) is not None
+
+
+def _ratio_notation(f, text):
+    # '1,000,000:1', '16:9': a ratio or a time written with a colon
+    return _RATIO_NOTATION.match(text, f.e) is not None and not unit_given(f.g)
+
+
+def _estimate_in_words(f, text):
+    # 'a few thousand tokens': an estimate
+    return f.st1 == "en" and _FEW_BEFORE.search(f.before) is not None
+
+
+def _leading_zero(f, text):
+    # '08-09', '007': dates and ids
+    return _LEADING_ZERO.match(f.n1s) is not None or bool(f.n2s and _LEADING_ZERO.match(f.n2s))
+
+
+def _tens_of(f, text):
+    # 数十 GB, 几百个: "tens of", an estimate, not a figure
+    return f.st1 == "cn" and not f.pct and _TENS_OF_BEFORE.search(f.before) is not None
+
+
+def _order_of_magnitude(f, text):
+    # 每百万 Token, 千 GB: a bare order of magnitude, not a figure
+    return f.st1 == "cn" and all(ch in "十百千万萬亿億" for ch in f.n1s.replace(" ", "")) \
+        and not f.pct and not f.cnpct
+
+
+def _hardware_count(f, text):
+    # 8× H100, 4x GPUs: a hardware count
+    return f.kind == "ratio" and not f.n2s and _HW_AFTER.match(f.after) is not None and float(f.v1).is_integer()
+
+
+def _hardware_name(f, text):
+    # A100 80GB: part of a hardware name
+    return f.kind == "memory" and _HW_BEFORE.search(f.before) is not None
+
+
+def _length_condition(f, text):
+    # 8K token input / 128K-token context: a condition, not a figure
+    m, g = f.m, f.g
+    return f.kind == "count" and f.unit == "token" and bool(f.sc1 or f.sc2) and bool(
+        _CTX_BEFORE.search(f.before) or _CTX_AFTER.match(text[m.end("unit") if g("unit") else f.e:][:24]))
+
+
+_NOT_A_CLAIM = (
+    ("beyond a float's range", _not_finite),
+    ("a bare number", _bare_number),
+    ("a small number after a bound", _small_bound),
+    ("a range written in words", _range_in_words),
+    ("a bare Chinese numeral", _bare_chinese_numeral),
+    ("a version", _version),
+    ("a ratio written in words", _ratio_in_words),
+    ("an everyday Chinese count", _everyday_count),
+    ("an English number word", _english_number),
+    ("a lone Chinese point numeral", _chinese_point),
+    ("an ordinal", _ordinal),
+    ("ratio or time notation", _ratio_notation),
+    ("an estimate in words", _estimate_in_words),
+    ("a leading zero (date, id)", _leading_zero),
+    ("'tens of' in Chinese", _tens_of),
+    ("a bare order of magnitude", _order_of_magnitude),
+    ("a hardware count", _hardware_count),
+    ("part of a hardware name", _hardware_name),
+    ("an input or context length", _length_condition),
+)
+
+
+def _build(f, m, ctx):
+    """The claim of a figure that passed every test (a range, or two figures read apart)."""
+    text = ctx.text
+    kind = None if f.kind == "time" else f.kind
+    if f.n2s:
+        lo, hi = f.v1, f.v2
+        from_to = f.btw and _FROM_BEFORE.fullmatch(f.btw.strip())
+        if lo >= hi or (from_to and kind not in ("number", None) and f.unit != "dimensionless"):
             return _split(m, ctx)
-        d = max(d1, _parse_num(n2s)[1])
-        c = _claim(text, s, e, kind, unit, None, lo, hi, d, approx, bound, neg_sign)
+        d = max(f.d1, _parse_num(f.n2s)[1])
+        c = _claim(text, f.s, f.e, kind, f.unit, None, lo, hi, d, f.approx, f.bound, f.neg_sign)
     else:
-        c = _claim(text, s, e, kind, unit, v1, None, None, d1, approx, bound, neg_sign)
+        c = _claim(text, f.s, f.e, kind, f.unit, f.v1, None, None, f.d1, f.approx, f.bound, f.neg_sign)
     if c is None:
         return []
     if not c.negative:
-        c.negative = _negative_cue(text, s, e)
+        c.negative = _negative_cue(text, f.s, f.e)
     return [c]
 
 

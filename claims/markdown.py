@@ -84,6 +84,17 @@ def line_classes(lines: list, skip: set) -> tuple:
     return cls, code
 
 
+def code_lines(lines: list) -> set:
+    """1-based numbers of the lines of ``lines`` that are code blocks (fenced or indented) or
+    front matter: for a writer that edits the raw lines and must never touch code."""
+    fm = front_matter(lines)
+    _, code = line_classes(lines, set(range(fm)))
+    out = set(range(1, fm + 1))
+    for _kind, a, b in code:
+        out.update(range(a + 1, b + 2))
+    return out
+
+
 def front_matter(lines: list) -> int:
     """Number of lines of a leading YAML/TOML front matter block (0 when none)."""
     if not lines or lines[0].rstrip("\r").strip() not in ("---", "+++"):

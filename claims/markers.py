@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from ._data import load
 from .entities import guarded
@@ -24,12 +25,19 @@ def _pattern():
     return guarded("|".join(parts), re.IGNORECASE), names
 
 
+class Mark(NamedTuple):
+    """One marker occurrence: its name ('unverified' …) and where it is written."""
+    name: str
+    start: int
+    end: int
+
+
 def find_markers(text: str, start: int = 0, end=None) -> list:
-    """[(marker_name, start, end)] for every marker in text[start:end]."""
+    """[Mark(name, start, end)] for every marker in text[start:end]."""
     rx, names = _pattern()
     out = []
     for m in rx.finditer(text, start, len(text) if end is None else end):
-        out.append((names[int(m.lastgroup[1:])], m.start(), m.end()))
+        out.append(Mark(names[int(m.lastgroup[1:])], m.start(), m.end()))
     return out
 
 

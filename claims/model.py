@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import asdict, dataclass, field
-from typing import Optional
+from typing import NamedTuple, Optional
 
 # Roles a block can play in a briefing.
 ROLES = ("header", "body", "warnings", "summary", "sources_table", "references")
@@ -82,6 +82,16 @@ class Block:
     table: Optional[int] = None     # index into Document.tables of a table cell
     quoted: bool = False            # inside a block quote ('> …')
     html: bool = False              # inside an HTML block ('<p align="center"><img …><br>caption</p>')
+
+
+class Mention(NamedTuple):
+    """A name or condition the text mentions: 'hardware'/'model'/'system' from entities.yaml,
+    or a condition facet ('workload', 'concurrency' …) from facets.yaml."""
+    kind: str                  # the entity kind or the condition facet
+    value: str                 # canonical value ('H100', 'Llama 3.1 70B', 'sglang', 'prefix-heavy')
+    start: int                 # character offsets into the document text, end exclusive
+    end: int
+    surface: str               # as written
 
 
 @dataclass
@@ -259,6 +269,9 @@ class Claim:
     metric: Optional[str] = None
     conditions: dict = field(default_factory=dict)   # facet -> Condition (as dict in JSON)
     markers: list = field(default_factory=list)      # 'unverified', 'conditional', 'hedged', 'abstract_only'
+    # how the figure is written: 'bare' (a name, the figure, nothing after it: 'SystemX 1.9×'),
+    # 'other_experiment' (a quick test, a cited paper: the document's setup does not apply)
+    traits: list = field(default_factory=list)
     sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
     role: str = "body"
     # what the figure is: result | setting | capacity | size | hypothetical | symptom | count |

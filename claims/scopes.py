@@ -58,8 +58,8 @@ def unmasked(spans, masked, text=None, starts=None):
         starts = [a for a, _ in masked]
     out = []
     for sp in spans:
-        k = bisect.bisect_right(starts, sp[2]) - 1
-        if k >= 0 and masked[k][0] <= sp[2] < masked[k][1] and not (text is not None and text[masked[k][0]] == "`"):
+        k = bisect.bisect_right(starts, sp.start) - 1
+        if k >= 0 and masked[k][0] <= sp.start < masked[k][1] and not (text is not None and text[masked[k][0]] == "`"):
             continue
         out.append(sp)
     return out
@@ -85,12 +85,11 @@ class BlockInfo:
         k = self._keys.get(what)
         if k is None:
             if what == "system_ends":
-                k = [m[3] for m in self.systems]   # non-overlapping matches: ends ascend too
+                k = [m.end for m in self.systems]   # non-overlapping matches: ends ascend too
             elif what == "masked":
                 k = [a for a, _ in self.b.masked]
             else:
-                pos = 1 if what == "markers" else 2
-                k = [m[pos] for m in getattr(self, what)]
+                k = [m.start for m in getattr(self, what)]
             self._keys[what] = k
         return k
 
@@ -172,8 +171,8 @@ def _front_matter_conditions(doc):
 def _first_per_facet(found):
     seen, out = set(), []
     for x in found:
-        if x[0] not in seen:
-            seen.add(x[0])
+        if x.kind not in seen:
+            seen.add(x.kind)
             out.append(x)
     return out
 
@@ -270,7 +269,7 @@ class Scopes:
             if ib.text.rstrip().endswith((":", "：")) or ib.kind != "paragraph":
                 return list(info.conds)
             last = bounds(self.doc.text, ib.start, ib.end, ib.end, ib.end)
-            return [x for x in info.conds if x[2] >= last[0]]
+            return [x for x in info.conds if x.start >= last[0]]
         return self._once(("intro", it.intro), compute)
 
     def entry(self, k):
@@ -300,8 +299,8 @@ class Scopes:
         found = _first_per_facet(own + heading)
         parent = self.doc.sections[k].parent
         if parent is not None:    # a sub-section inherits its parent's setup
-            have = {x[0] for x in found}
-            found = found + [x for x in self.section(parent) if x[0] not in have]
+            have = {x.kind for x in found}
+            found = found + [x for x in self.section(parent) if x.kind not in have]
         self._memo[key] = found
         return found
 
@@ -316,9 +315,9 @@ class Scopes:
             # is said of one measurement
             found = self._memo[("told", id(blocks_of), k)] = [
                 x for i in blocks_of.get(k, ()) if blocks[i].kind == "paragraph" for x in self.info(i).conds
-                if x[0] in _CARRIED]
+                if x.kind in _CARRIED]
         # the mentions are in text order: keep those before the figure, nearest last
-        return [x for x in found if x[3] <= c.start]
+        return [x for x in found if x.end <= c.start]
 
     def header(self):
         """A post's region above its first section: its paragraphs describe the post's lead
@@ -373,11 +372,12 @@ class Scopes:
         for i, ents in self.names.items():
             if blocks[i].role not in ("header", "body", "summary"):
                 continue
-            for kind, canon, s, e, sf in unmasked(ents, blocks[i].masked, self.doc.text):
+            for mention in unmasked(ents, blocks[i].masked, self.doc.text):
+                kind, canon, sf = mention.kind, mention.value, mention.surface
                 if kind not in ("hardware", "model"):
                     continue
                 key = _COUNT_PREFIX.sub("", canon).lower()
-                slot = tally.setdefault(kind, {}).setdefault(key, [0, (kind, canon, s, e, sf), set()])
+                slot = tally.setdefault(kind, {}).setdefault(key, [0, mention, set()])
                 slot[0] += 1
                 pool = _POOL.match(sf)       # '1xH100' is written with its count, canonical 'H100'
                 if pool:
@@ -405,11 +405,11 @@ class Scopes:
         clause = bounds(text, sent[0], sent[1], c.start, c.end, _CLAUSE_END)
 
         def distance(x):
-            if paren and paren.end() <= x[2] and (p_end < 0 or x[2] < p_end):
+            if paren and paren.end() <= x.start and (p_end < 0 or x.start < p_end):
                 return (-1, 0)             # the parenthesis right after the figure
-            d = c.start - x[3] if x[3] <= c.start else x[2] - c.end
+            d = c.start - x.end if x.end <= c.start else x.start - c.end
             # a mention in the figure's own clause before one of another clause of the sentence
-            return (0 if clause[0] <= x[2] < clause[1] else 1, d)
+            return (0 if clause[0] <= x.start < clause[1] else 1, d)
         in_sent.sort(key=distance)
         out = [("sentence", in_sent)]
         if b.kind == "paragraph" and sent[0] > b.start:

@@ -52,6 +52,8 @@ _BULLET = re.compile(r"^(\s{0,12})(?:[-*+•]|\d{1,3}[.)、])\s+")
 _PACKED = re.compile(r"^[^|\n]{0,30}?[：:]\s*-\s+\S")
 # split points of a packed line: ' - ' not between two digits ('2 - 5%' is a range)
 _PACK_SPLIT = re.compile(r"(?<!\d)\s{1,4}-\s{1,4}|\s{1,4}-\s{1,4}(?!\d)")
+_ATX_MARKS = re.compile(r"^\s{0,3}#{1,6}\s*")
+_CLOSING_MARKS = re.compile(r"\s+#+\s*$")
 _NUMBERED_HEADING = re.compile(r"^\s*(?P<label>\d{1,3})[.、)]\s+\S")
 _DELIM_ROW = md.DELIM_ROW
 # Language share by byte classes of the UTF-8 text: lead bytes E4-E9 start U+4000-U+9FFF (the
@@ -93,10 +95,12 @@ def clean_title(title: str) -> str:
 class _Walk:
     """State of the single pass over the lines."""
 
-    def __init__(self, doc: Document, lines: list, starts: list):
+    def __init__(self, doc: Document, lines: list, starts: list, ends: list = None, markup=None):
         self.doc = doc
         self.lines = lines
         self.starts = starts
+        self.ends = ends
+        self.markup = markup
         self.stack = []            # open section indexes, outermost first
         self.entry = None          # open entry index
         self.open_block = None     # index of a paragraph/bullet block a continuation line extends
@@ -169,6 +173,197 @@ class _Walk:
         self.doc.blocks.append(b)
         return len(self.doc.blocks) - 1
 
+    # -- the walk: one reader per kind of line, each returning the next line index (or None
+    #    when the line is not of its kind)
+    def run(self, first: int):
+        n = len(self.lines)
+        i = first
+        readers = (self.read_heading, self.read_table, self.read_ordinal, self.read_entry)
+        while i < n:
+            nxt = self.skip(i)
+            if nxt is None:
+                for reader in readers:
+                    nxt = reader(i)
+                    if nxt is not None:
+                        break
+            if nxt is None:
+                self.read_source_line(i)
+                nxt = self.read_prose(i)
+            i = nxt
+
+    def close(self):
+        """Close what is still open at the end of the document."""
+        doc, n = self.doc, len(self.lines)
+        self.close_entry(n + 1)
+        for k in self.extended:
+            doc.blocks[k].text = doc.text[doc.blocks[k].start:doc.blocks[k].end]
+        _inline_sources(doc)
+        for k in self.stack:
+            doc.sections[k].end_line = n
+        for ent in doc.entries:
+            if not ent.end_line:
+                ent.end_line = n
+
+    def skip(self, i):
+        """Code, rules, blank lines and lines wholly inside an HTML comment produce nothing."""
+        c = self.markup.cls.get(i)
+        s, e = self.starts[i], self.ends[i]
+        if c in ("code", "skip") or not self.lines[i].strip():
+            self.open_block = None
+            self.table_row = None
+            return i + 1
+        ranges = self.markup.comment_ranges
+        k = bisect.bisect_right(ranges, (s, float("inf"))) - 1
+        if k >= 0 and ranges[k][0] <= s and ranges[k][1] >= e:
+            return i + 1
+        return None
+
+    def read_heading(self, i):
+        """A Markdown heading (markdown-it's): the title, a section, or a numbered entry."""
+        c = self.markup.cls.get(i)
+        if not isinstance(c, tuple):
+            self.title_done = True
+            return None
+        doc, text, content = self.doc, self.doc.text, self.lines[i]
+        s = self.starts[i]
+        _, level, last = c
+        m = _ATX_MARKS.match(content)
+        ts = s + (m.end() if m else len(content) - len(content.lstrip()))
+        te = self.ends[last]
+        tail = _CLOSING_MARKS.search(text, ts, te)
+        if tail:
+            te = tail.start()
+        title = text[ts:te].strip()
+        nm = _NUMBERED_HEADING.match(title)
+        line_no = i + 1
+        if level == 1 and not self.title_done and not doc.sections:
+            self.title_done = True
+            doc.title = doc.title or title
+            self.add_block(ts, te, line_no, "heading")
+        elif nm and level >= 3 and self.section is not None:
+            self.open_entry(nm.group("label"), title, line_no, ts, te)
+        else:
+            self.open_section(title, line_no, level, ts, te)
+        self.table_row = None
+        return last + 1
+
+    def read_table(self, i):
+        """A '|' row followed by a delimiter row, and the rows after it (a row may be broken
+        across lines)."""
+        lines, cls, n = self.lines, self.markup.cls, len(self.lines)
+        content = lines[i]
+        if not ("|" in content and (self.table_row is not None or (
+                i + 1 < n and _DELIM_ROW.match(lines[i + 1]) and cls.get(i + 1) is None))):
+            self.table_row = None
+            return None
+        if _DELIM_ROW.match(content):
+            return i + 1
+        stripped = content.strip()
+        last = i
+        # a row broken across lines: starts with '|' but does not end with one
+        if stripped.startswith("|") and not stripped.endswith("|"):
+            j = i + 1
+            while j < n and j - i < 50 and lines[j].strip() and cls.get(j) is None \
+                    and not lines[j].lstrip().startswith("|") and not _DELIM_ROW.match(lines[j]):
+                last = j
+                if lines[j].rstrip().endswith("|"):
+                    break
+                j += 1
+        row = 0 if self.table_row is None else self.table_row
+        _table_row(self, self.doc, self.starts[i], self.ends[last], i + 1, row)
+        self.table_row = row + 1
+        self.open_block = None
+        return last + 1
+
+    def _body(self, i):
+        # the line-kind patterns read the line without its indentation: a regex starting
+        # '^\s*' on a line with a huge indent would backtrack through it
+        content = self.lines[i]
+        lead = len(content) - len(content.lstrip())
+        return lead, content[lead:]
+
+    def read_ordinal(self, i):
+        """An ordinal section line without '#': '四、…（3 条）', 'IV. … (2 items)'."""
+        lead, body = self._body(i)
+        if self.markup.cls.get(i) == "html" or not _rx()["ordinal"].match(body):
+            return None
+        # the title text is the whole line
+        self.open_section(body, i + 1, 2, self.starts[i] + lead, self.ends[i])
+        return i + 1
+
+    def read_entry(self, i):
+        """An entry line: '增量 2 · …', '⚠️ T1 待核实 · …', 'Increment 2 · …'."""
+        lead, body = self._body(i)
+        ent = next((m for m in (erx.match(body) for erx in _rx()["entries"]) if m), None)
+        if not ent or _BULLET.match(self.lines[i]):
+            return None
+        self.open_entry(ent.group("label"), self.lines[i].strip(), i + 1, self.starts[i] + lead, self.ends[i])
+        return i + 1
+
+    def read_source_line(self, i):
+        """A source line '来源：…' / 'Sources reviewed: …' cites its entry's (or section's, or
+        the document's) sources; its text is still prose."""
+        lead, body = self._body(i)
+        sm = _rx()["source_line"].match(body)
+        if not sm:
+            return
+        doc, s, line_no = self.doc, self.starts[i], i + 1
+        srcs = parse_sources(doc.text, s + lead + sm.start("rest"), self.ends[i], line_no, s, "line")
+        if not srcs:
+            return
+        for src in srcs:
+            src.origin = "line"
+        if self.entry is not None:
+            doc.entries[self.entry].sources.extend(srcs)
+        elif self.section is not None:
+            doc.sections[self.section].sources.extend(srcs)
+        else:
+            doc.header_sources.extend(srcs)
+        self.src_lines.add(line_no)
+
+    def read_prose(self, i):
+        """A paragraph line, a bullet, or a packed line of bullets ('要点： - a - b')."""
+        doc, text, content = self.doc, self.doc.text, self.lines[i]
+        s, e, line_no = self.starts[i], self.ends[i], i + 1
+        c = self.markup.cls.get(i)
+        _lead, body = self._body(i)
+        # a block quote's '>' marks are not prose; what follows them may be a bullet
+        qm = _QUOTE.match(content)
+        q = qm.end() if qm else 0
+        bm = _BULLET.match(content[q:]) if q else _BULLET.match(content)
+        body_s = s + q + (bm.end() if bm else len(content[q:]) - len(content[q:].lstrip()))
+        if _PACKED.match(text[body_s:e]):
+            self._packed(body_s, e, line_no, bool(bm), bool(q))
+            self.open_block = None
+            return i + 1
+        if bm:
+            self.open_block = self.add_block(body_s, e, line_no, "bullet")
+        elif (self.open_block is not None and not _rx()["label_line"].match(body)
+              and c != "html" and _wraps(text, doc.blocks[self.open_block].end, self.starts[i - 1] if i else -1)):
+            self.extend_block(self.open_block, e)     # a wrapped paragraph or bullet line
+        else:
+            self.open_block = self.add_block(body_s, e, line_no, "paragraph")
+        if q and self.open_block is not None:
+            doc.blocks[self.open_block].quoted = True
+        if c == "html" and self.open_block is not None:
+            doc.blocks[self.open_block].html = True
+        return i + 1
+
+    def _packed(self, body_s, e, line_no, bulleted, quoted):
+        """One block per piece of a packed line; the label before the first ' - ' is a paragraph."""
+        pieces = []
+        p = body_s
+        for sp in _PACK_SPLIT.finditer(self.doc.text, body_s, e):
+            pieces.append((p, sp.start()))
+            p = sp.end()
+        pieces.append((p, e))
+        k = 0
+        for n, (ps, pe) in enumerate(pieces):
+            idx = self.add_block(ps, pe, line_no, "paragraph" if (n == 0 and not bulleted) else "bullet", bullet=k)
+            if idx is not None:
+                self.doc.blocks[idx].quoted = quoted
+                k += 1
+
     def extend_block(self, idx: int, e: int):
         b = self.doc.blocks[idx]
         text = self.doc.text
@@ -222,35 +417,79 @@ def _managed_blocks_are_warnings(doc: Document) -> None:
 
 
 def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Document:
-    """Split ``text`` (already decoded, BOM removed) into a Document."""
-    rx = _rx()
+    """Split ``text`` (already decoded, BOM removed) into a Document.
+
+    Four passes: the lines and what the Markdown reader says of them (code, headings,
+    comments, masks); the walk over the lines that opens sections and entries and cuts
+    blocks; each block's masks; the document's facts (markers, sources, language, date,
+    title) and its typed structure (claims.structure)."""
     if newline is None:
         i = text.find("\n")
         newline = "\r\n" if i > 0 and text[i - 1] == "\r" else "\n"
     doc = Document(path=str(path) if path is not None else "<text>", text=text, newline=newline, bom=bom)
+    starts, ends, lines = _lines_of(text)
+    doc.line_starts = starts
+    # front matter: no blocks; its title/date still describe the document
+    fm = doc.front_matter = md.front_matter(lines)
+    fm_date, fm_title = _front_matter_fields(lines, fm)
+    markup = _read_markup(doc, lines, starts, ends, fm)
+    w = _Walk(doc, lines, starts, ends, markup)
+    w.run(fm)
+    w.close()
+    _mask_blocks(doc, markup.masks + markup.code_masks)
+    _entry_markers(doc)
+    _managed_blocks_are_warnings(doc)
+    _collect_sources(doc)
+    doc.lang = _language(doc)
+    name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""
+    doc.date = fm_date or _find_date(name) or _find_date(doc.title or fm_title or "") \
+        or _find_date(" ".join(lines[fm:fm + 5]))
+    if doc.title is None:
+        doc.title = fm_title or next((ln.strip() for ln in lines[fm:] if ln.strip()), None)
+    structure.build(doc, clean_title)
+    return doc
+
+
+def _lines_of(text: str) -> tuple:
+    """(starts, ends, lines): each line's start and end offsets (end before '\r\n') and text."""
     starts = [0]
     pos = text.find("\n")
     while pos >= 0:
         starts.append(pos + 1)
         pos = text.find("\n", pos + 1)
-    doc.line_starts = starts
     n = len(starts)
     ends = [(starts[i + 1] - 1 if i + 1 < n else len(text)) for i in range(n)]
     ends = [e - 1 if e > starts[i] and text[e - 1] == "\r" else e for i, e in enumerate(ends)]
-    lines = [text[starts[i]:ends[i]] for i in range(n)]
+    return starts, ends, [text[starts[i]:ends[i]] for i in range(n)]
 
-    # front matter: no blocks; its title/date still describe the document
-    fm = doc.front_matter = md.front_matter(lines)
+
+_FM_FIELD_LINE = re.compile(r"^\s*(date|title)\s*[:=]\s*['\"]?(.*?)['\"]?\s*$")
+
+
+def _front_matter_fields(lines: list, fm: int) -> tuple:
+    """(date, title) a leading front matter gives, each None when absent."""
     fm_date = fm_title = None
     for i in range(1, max(fm - 1, 1)):
-        m = re.match(r"^\s*(date|title)\s*[:=]\s*['\"]?(.*?)['\"]?\s*$", lines[i])
+        m = _FM_FIELD_LINE.match(lines[i])
         if m and m.group(1) == "date" and fm_date is None:
             fm_date = _find_date(m.group(2))
         elif m and m.group(1) == "title" and fm_title is None:
             fm_title = m.group(2)
-    skip = set(range(fm))
-    cls, code_blocks = md.line_classes(lines, skip)
+    return fm_date, fm_title
 
+
+class _Markup:
+    """What the Markdown reader says of the lines: their classes, the comments, the masks."""
+
+    __slots__ = ("cls", "comment_ranges", "masks", "code_masks")
+
+    def __init__(self, cls, comment_ranges, masks, code_masks):
+        self.cls, self.comment_ranges, self.masks, self.code_masks = cls, comment_ranges, masks, code_masks
+
+
+def _read_markup(doc, lines, starts, ends, fm) -> _Markup:
+    text, n = doc.text, len(lines)
+    cls, code_blocks = md.line_classes(lines, set(range(fm)))
     # inline code of every line outside code blocks (and front matter); then the HTML
     # comments that are Markdown, not text shown inside code
     code_masks = []
@@ -265,164 +504,12 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
     masks = list(comment_ranges)
     for m in md.mask_pattern(text).finditer(text):
         masks.append((m.start(), m.end()))
+    return _Markup(cls, comment_ranges, masks, code_masks)
 
-    w = _Walk(doc, lines, starts)
-    i = fm
-    while i < n:
-        line_no = i + 1
-        s, e = starts[i], ends[i]
-        content = lines[i]
-        c = cls.get(i)
-        stripped = content.strip()
-        if c in ("code", "skip") or not stripped:
-            w.open_block = None
-            w.table_row = None
-            i += 1
-            continue
-        # a line wholly inside an HTML comment produces nothing
-        k = bisect.bisect_right(comment_ranges, (s, float("inf"))) - 1
-        if k >= 0 and comment_ranges[k][0] <= s and comment_ranges[k][1] >= e:
-            i += 1
-            continue
 
-        # headings (markdown-it)
-        if isinstance(c, tuple):
-            _, level, last = c
-            m = re.match(r"^\s{0,3}#{1,6}\s*", content)
-            ts = s + (m.end() if m else len(content) - len(content.lstrip()))
-            te = ends[last]
-            tail = re.search(r"\s+#+\s*$", text[ts:te])
-            if tail:
-                te = ts + tail.start()
-            title = text[ts:te].strip()
-            nm = _NUMBERED_HEADING.match(title)
-            if level == 1 and not w.title_done and not doc.sections:
-                w.title_done = True
-                doc.title = doc.title or title
-                w.add_block(ts, te, line_no, "heading")
-            elif nm and level >= 3 and w.section is not None:
-                w.open_entry(nm.group("label"), title, line_no, ts, te)
-            else:
-                w.open_section(title, line_no, level, ts, te)
-            w.table_row = None
-            i = last + 1
-            continue
-
-        w.title_done = True
-        # tables: a '|' row followed by a delimiter row, and the rows after it
-        if "|" in content and (w.table_row is not None or (i + 1 < n and _DELIM_ROW.match(lines[i + 1]) and cls.get(i + 1) is None)):
-            if _DELIM_ROW.match(content):
-                i += 1
-                continue
-            last = i
-            # a row broken across lines: starts with '|' but does not end with one
-            if stripped.startswith("|") and not stripped.endswith("|"):
-                j = i + 1
-                while j < n and j - i < 50 and lines[j].strip() and cls.get(j) is None \
-                        and not lines[j].lstrip().startswith("|") and not _DELIM_ROW.match(lines[j]):
-                    last = j
-                    if lines[j].rstrip().endswith("|"):
-                        break
-                    j += 1
-            row = 0 if w.table_row is None else w.table_row
-            _table_row(w, doc, s, ends[last], line_no, row)
-            w.table_row = row + 1
-            w.open_block = None
-            i = last + 1
-            continue
-        w.table_row = None
-
-        # the line-kind patterns read the line without its indentation: a regex starting
-        # '^\s*' on a line with a huge indent would backtrack through it
-        lead = len(content) - len(content.lstrip())
-        body = content[lead:]
-
-        # Chinese ordinal section line without '#'
-        m = rx["ordinal"].match(body)
-        if m and c != "html":
-            # the title text is the whole line ('四、…（3 条）', 'IV. … (2 items)')
-            w.open_section(body, line_no, 2, s + lead, e)
-            # the title text is the whole line: '四、…（3 条）'
-            i += 1
-            continue
-
-        # entry line: '增量 2 · …', '⚠️ T1 待核实 · …'
-        ent = None
-        for erx in rx["entries"]:
-            ent = erx.match(body)
-            if ent:
-                break
-        if ent and not _BULLET.match(content):
-            w.open_entry(ent.group("label"), stripped, line_no, s + lead, e)
-            i += 1
-            continue
-
-        # source line '来源：…' / 'Sources reviewed: …'
-        sm = rx["source_line"].match(body)
-        if sm:
-            srcs = parse_sources(text, s + lead + sm.start("rest"), e, line_no, s, "line")
-            if srcs:
-                for src in srcs:
-                    src.origin = "line"
-                if w.entry is not None:
-                    doc.entries[w.entry].sources.extend(srcs)
-                elif w.section is not None:
-                    doc.sections[w.section].sources.extend(srcs)
-                else:
-                    doc.header_sources.extend(srcs)
-                w.src_lines.add(line_no)
-
-        # a block quote's '>' marks are not prose; what follows them may be a bullet
-        qm = _QUOTE.match(content)
-        q = qm.end() if qm else 0
-        bm = _BULLET.match(content[q:]) if q else _BULLET.match(content)
-        body_s = s + q + (bm.end() if bm else len(content[q:]) - len(content[q:].lstrip()))
-        rest = text[body_s:e]
-        if _PACKED.match(rest):
-            pieces = []
-            p = body_s
-            for sp in _PACK_SPLIT.finditer(text, body_s, e):
-                pieces.append((p, sp.start()))
-                p = sp.end()
-            pieces.append((p, e))
-            first = True
-            k = 0
-            for ps, pe in pieces:
-                idx = w.add_block(ps, pe, line_no, "paragraph" if (first and not bm) else "bullet", bullet=k)
-                first = False
-                if idx is not None:
-                    doc.blocks[idx].quoted = bool(q)
-                    k += 1
-            w.open_block = None
-            i += 1
-            continue
-        if bm:
-            w.open_block = w.add_block(body_s, e, line_no, "bullet")
-        elif (w.open_block is not None and not rx["label_line"].match(body)
-              and c != "html" and _wraps(text, doc.blocks[w.open_block].end, starts[i - 1] if i else -1)):
-            w.extend_block(w.open_block, e)     # a wrapped paragraph or bullet line
-        else:
-            w.open_block = w.add_block(body_s, e, line_no, "paragraph")
-        if q and w.open_block is not None:
-            doc.blocks[w.open_block].quoted = True
-        if c == "html" and w.open_block is not None:
-            doc.blocks[w.open_block].html = True
-        i += 1
-
-    # close what is still open
-    w.close_entry(n + 1)
-    for k in w.extended:
-        doc.blocks[k].text = text[doc.blocks[k].start:doc.blocks[k].end]
-    _inline_sources(doc)
-    for k in w.stack:
-        doc.sections[k].end_line = n
-    for ent in doc.entries:
-        if not ent.end_line:
-            ent.end_line = n
-    _entry_markers(doc)
-
-    # masks per block
-    all_masks = md.merge(masks + code_masks)
+def _mask_blocks(doc, ranges) -> None:
+    """Each block's masked ranges: the document's masks that fall inside it."""
+    all_masks = md.merge(ranges)
     mstarts = [a for a, _ in all_masks]
     for b in doc.blocks:
         k = max(bisect.bisect_right(mstarts, b.start) - 1, 0)
@@ -432,17 +519,6 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
                 b.masked.append((max(a, b.start), min(z, b.end)))
             k += 1
         b.masked = md.merge(b.masked)
-
-    _managed_blocks_are_warnings(doc)
-    _collect_sources(doc)
-    doc.lang = _language(doc)
-    name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""
-    doc.date = fm_date or _find_date(name) or _find_date(doc.title or fm_title or "") \
-        or _find_date(" ".join(lines[fm:fm + 5]))
-    if doc.title is None:
-        doc.title = fm_title or next((ln.strip() for ln in lines[fm:] if ln.strip()), None)
-    structure.build(doc, clean_title)
-    return doc
 
 
 # A Chinese line hard-wrapped by a translator or an editor is long and stops mid-sentence
@@ -564,8 +640,23 @@ def _inline_sources(doc: Document):
                 have.add(src.ref)
 
 
+_HAS_DIGIT = re.compile(r"\d")
+
+
+def _has_digit_outside_masks(doc, b) -> bool:
+    """Does the block hold a digit in its prose (not in a comment, URL, code span or path)?"""
+    pos = b.start
+    for a, z in b.masked:
+        if _HAS_DIGIT.search(doc.text, pos, a):
+            return True
+        pos = max(pos, z)
+    return _HAS_DIGIT.search(doc.text, pos, b.end) is not None
+
+
 def _entry_markers(doc: Document):
-    """Markers anywhere in an entry (heading and lines) apply to the whole entry."""
+    """An entry's own markers: those of its heading ('⚠️ T1 待核实 · …') and of a line that is
+    only a note about the entry ('状态：未经精读'), not the marker of one figure's sentence
+    ('0.87 (unverified; vendor blog only)'), which speaks of that figure alone."""
     if not doc.entries:
         return
     by_entry = {}
@@ -575,7 +666,8 @@ def _entry_markers(doc: Document):
     for k, ent in enumerate(doc.entries):
         names = set()
         for b in by_entry.get(k, ()):
-            names.update(marker_names(b.text))
+            if b.kind == "entry_heading" or not _has_digit_outside_masks(doc, b):
+                names.update(marker_names(b.text))
         ent.markers = sorted(names)
 
 

@@ -46,13 +46,19 @@ def _sentences(doc) -> list:
     return out
 
 
-def sentence_at(doc, offset: int):
-    """The Sentence holding ``offset`` (None outside prose)."""
+def sentence_index(doc, offset: int):
+    """Index into ``doc.sentences`` of the sentence holding ``offset`` (None outside prose)."""
     starts = _starts(doc, "sentences")
     k = bisect.bisect_right(starts, offset) - 1
     if k >= 0 and doc.sentences[k].start <= offset < doc.sentences[k].end:
-        return doc.sentences[k]
+        return k
     return None
+
+
+def sentence_at(doc, offset: int):
+    """The Sentence holding ``offset`` (None outside prose)."""
+    k = sentence_index(doc, offset)
+    return None if k is None else doc.sentences[k]
 
 
 def _starts(doc, what):

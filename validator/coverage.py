@@ -9,11 +9,7 @@ Covered findings are ``acknowledged``: reported, but they do not fail the gate.
 """
 from __future__ import annotations
 
-import re
-
 from .facts import norm_text, values_agree
-
-_ARXIV = re.compile(r"(?<![\d.])\d{4}\.\d{4,5}(?:v\d+)?(?![\d.])")
 
 
 def _index(analysis, caches=None) -> tuple:
@@ -58,9 +54,10 @@ def covered(finding, analysis, caches=None) -> bool:
     # the finding is itself in the warnings section: the author has disclosed it
     if any(b.line <= finding.line <= max(b.line, b.line + b.text.count("\n")) for b in blocks):
         return True
-    ids = _ARXIV.findall(surface)
-    if ids:
-        return any(i in text for i in ids)
+    if any(r.kind == "arxiv" and r.ref == surface for r in doc.references):
+        # an arXiv id is covered when a warnings entry cites the same id
+        return any(r.kind == "arxiv" and r.ref == surface and r.block is not None
+                   and doc.blocks[r.block].role == "warnings" for r in doc.references)
     if surface and len(norm_text(surface)) >= 2 and surface in text:
         return True
     claim = _claim_at(finding, analysis, caches)

@@ -25,7 +25,6 @@ _DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _MD_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _ORDINAL = re.compile(r"^([一二三四五六七八九十百]+)、\s*(\S.*)$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BULLET = re.compile(r"^([-*+])\s+\S")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
@@ -117,29 +116,17 @@ def parse_layout(text: str, doc_roles: Optional[dict] = None, extra_patterns: tu
     contents, ends = split_lines(text)
     lay = Layout(contents, ends)
     pats = role_patterns(tuple(extra_patterns))
-    fence = None
     start = None
+    # code and front matter as the one Markdown reader sees them (claims.markdown): a heading
+    # or a marker shown inside a code block is text, not structure
+    from claims.markdown import code_lines
+    lay.code_lines = code_lines(contents)
     i = 0
     n = len(contents)
-    if n and contents[0].strip() == "---":   # YAML front matter
-        for j in range(1, n):
-            if contents[j].strip() in ("---", "..."):
-                lay.code_lines.update(range(1, j + 2))
-                i = j + 1
-                break
     while i < n:
         line_no = i + 1
         s = contents[i]
-        m = _FENCE.match(s)
-        if fence is not None:
-            lay.code_lines.add(line_no)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not s.strip()[len(m.group(1)):].strip():
-                fence = None
-            i += 1
-            continue
-        if m:
-            fence = m.group(1)
-            lay.code_lines.add(line_no)
+        if line_no in lay.code_lines:
             i += 1
             continue
         stripped = s.strip()

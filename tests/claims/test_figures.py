@@ -206,3 +206,32 @@ def test_numbers_inside_model_and_hardware_names_are_not_figures(text, kept):
     # the GPU count, card memory and model size belong to the name (a condition), not a claim
     from claims import extract
     assert [c.surface for c in extract(text)] == kept
+
+
+# Each named "not a claim" test of claims.figures with a text it refuses and a near miss it
+# lets through (the near miss differs only in what the test looks at).
+NOT_A_CLAIM_CASES = {
+    "a bare number": ("TGI has 12 workers", "TGI has 12,000 workers"),
+    "a small number after a bound": ("TP > 1 helps", "latency > 10 ms"),
+    "a range written in words": ("two to five cores", "2 to 5 GB"),
+    "a version": ("than TGI 3.2 today", "than TGI 3.2× today"),
+    "an everyday Chinese count": ("一个请求", "1 个请求"),
+    "an ordinal": ("第 3 倍", "3 倍"),
+    "ratio or time notation": ("a 16:9 screen", "a 16× screen"),
+    "an estimate in words": ("a few thousand tokens", "3 thousand tokens"),
+    "a leading zero (date, id)": ("on 08-09 we", "on 8-9 GB we"),
+    "'tens of' in Chinese": ("几百个请求", "100 个请求"),
+    "a hardware count": ("8× H100 GPUs", "8× faster"),
+    "part of a hardware name": ("on A100 80GB cards", "uses 80GB of memory"),
+    "an input or context length": ("an 8K token input", "8K tokens per second"),
+}
+
+
+@pytest.mark.parametrize("why", sorted(NOT_A_CLAIM_CASES))
+def test_each_not_a_claim_test_refuses_its_case_and_passes_its_near_miss(why):
+    from claims import figures
+    assert why in {name for name, _ in figures._NOT_A_CLAIM}
+    refused, kept = NOT_A_CLAIM_CASES[why]
+    assert [c.surface for c in figures.find_figures(refused)] == [] or why == "a hardware count" \
+        and all("8×" not in c.surface for c in figures.find_figures(refused)), refused
+    assert figures.find_figures(kept), kept

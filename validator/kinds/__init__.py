@@ -77,6 +77,7 @@ KIND_MODULES = (
     "precondition",
     "unverified",
     "contradiction",
+    "restatement",
     "arithmetic",
     "count",
     "entity",

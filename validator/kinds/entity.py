@@ -1,72 +1,507 @@
 """Entity kinds (CV6xx): one name spelled two ways, one arXiv id given two titles.
 
-``entity.spelling`` yields one fact per suspect spelling found by
-``validator.spelling.find_misspellings`` (the guards against distinct names live there;
-the thresholds are rule params).  ``entity.arxiv_title`` yields one fact per arXiv id
-that the document titles in two incompatible ways.
+Both judge what ``claims.names`` read from the document model: the names of the prose
+(with checkpoint ids and their organisation) and the titles the document gives each arXiv id.
+
+``entity.spelling`` compares the spellings of a document pairwise, within an edit budget
+(optimal-string-alignment distance, rapidfuzz), and reports the spelling the context does
+not support, whichever is rarer: a pipeline repeats a typo, so the misspelling can be the
+common form.  What supports a spelling, strongest first:
+
+- the vocabulary (``claims/data/names.yaml`` and the systems and hardware of
+  ``entities.yaml``): 'Trition' beside 'Triton', however often each is written;
+- a published checkpoint id: ``Qwen/Qwen-32B`` drops the generation of ``Qwen/Qwen3-32B``,
+  which the vocabulary lists and which it does not;
+- an arXiv title the document gives: the spelling inside the paper's title;
+- the document's majority: the other spelling is written more often, and the suspect at
+  most ``max_rare`` times.
+
+Guards keep distinct things apart, and win over every kind of support:
+
+- case, hyphen, dot and space differences are one name written differently
+  (``EAGLE-3``/``EAGLE3``, ``Pytorch``/``PyTorch``);
+- other digits are other products (``H100``/``H200``, ``Qwen3``/``Qwen2``, a version suffix
+  ``Qwen2``/``Qwen2.5``), except a last digit written twice after a name read elsewhere
+  with one (``Grok-11`` beside ``Grok-1``: a repeated key or a footnote mark run in);
+- one spelling extending the other is a variant (``GPT-4``/``GPT-4o``);
+- a short code segment that differs marks a variant (``MiniMax-M3``/``MiniMax-H3``);
+- plurals, an acronym against a word (``GEMMs``/``Gemma``), two names of the vocabulary
+  (``Mistral``/``Mixtral``), and an English word one edit from a name (``Touch``/``Torch``).
 """
 from __future__ import annotations
 
-from .. import arxiv as _ax
-from .. import spelling as _sp
+import bisect
+
+from claims import names as _names
 
 FAMILY = "entity"
 ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section entry acknowledges them
 
-_KNOWN = None
+# what can support one spelling against the other, strongest first (a rule's `support`
+# param gives the message's phrase for each)
+BASES = ("vocabulary", "checkpoint", "title", "doubled", "dictionary", "majority", "tie")
 
 
-def _known():
-    global _KNOWN
-    if _KNOWN is None:
-        _KNOWN = _sp.load_entities()
-    return _KNOWN
+def _phrase(rule, ctx, basis: str, values: dict) -> str:
+    """The rule's phrase for ``basis`` in the message language, its {placeholders} filled."""
+    phrases = rule.params.get("support") or {}
+    by_lang = phrases.get(basis) or {}
+    text = str(by_lang.get(ctx.lang) or by_lang.get("en") or "")
+    for k, v in values.items():
+        text = text.replace("{" + k + "}", str(v))
+    return text
 
 
-def line_col(doc, offset: int) -> tuple:
-    """1-based (line, col) of an offset, whether or not the segmenter filled line_starts."""
-    if doc.line_starts:
-        return doc.line_col(offset)
-    line = doc.text.count("\n", 0, offset) + 1
-    return line, offset - (doc.text.rfind("\n", 0, offset) + 1) + 1
+class _Group:
+    """The spellings of one name that differ only in case and separators."""
+    __slots__ = ("flat", "forms", "names", "known", "word_only", "in_title", "org", "spelling")
+
+    def __init__(self, flat):
+        self.flat = flat
+        self.forms = {}             # surface -> Form
+        self.names = []
+        self.known = ""
+        self.word_only = True
+        self.in_title = False
+        self.org = ""
+        self.spelling = ""          # the most frequent spelling (the first written on a tie)
+
+    @property
+    def form(self):
+        return self.forms[self.spelling]
+
+    @property
+    def first(self):
+        return self.names[0]
+
+
+def _groups(dn, p, also_known) -> dict:
+    min_len = int(p["min_len"])
+    groups: dict = {}
+    for surface, written in dn.by_surface.items():
+        f = dn.forms[surface]
+        if f.file_like or len(f.name) < min_len:
+            continue
+        known = f.known or also_known.get(f.name.lower(), "")
+        if f.shape == "lower" and not known:
+            continue                # a lower-case word that is no name
+        g = groups.get(f.flat)
+        if g is None:
+            g = groups[f.flat] = _Group(f.flat)
+            g.org = f.org
+        g.forms[surface] = f
+        g.names.extend(written)
+        g.known = g.known or known
+        if f.shape == "name" or known:
+            g.word_only = False
+        g.in_title = g.in_title or any(n.title for n in written)
+    by = dn.by_surface
+    for g in groups.values():
+        if len(g.forms) > 1:
+            g.names.sort(key=lambda n: n.start)
+            # the most frequent spelling, the first written on a tie
+            g.spelling = max(g.forms, key=lambda t: (len(by[t]), -by[t][0].start))
+        else:
+            g.spelling = next(iter(g.forms))
+    return groups
+
+
+# ---------------------------------------------------------------- guards
+
+def _plural(a, b) -> bool:
+    return (any(f.plural_of == b.flat for f in a.forms.values())
+            or any(f.plural_of == a.flat for f in b.forms.values()))
+
+
+def _short_segment_differs(a, b) -> bool:
+    """'MiniMax-M3'/'MiniMax-H3', 'PESQ-WB'/'PESQ-NB', 'HF-cache'/'HiCache': the names differ
+    only inside a short code segment (between separators or CamelCase words), which marks a
+    variant (model line, band, revision) or another acronym, not a typo."""
+    for pa, pb in _splits(a, b):
+        if len(pa) != len(pb) or len(pa) < 2:
+            continue
+        diff = [(x, y) for x, y in zip(pa, pb) if x != y]
+        if len(diff) == 1 and max(len(diff[0][0]), len(diff[0][1])) <= 3:
+            return True
+    return False
+
+
+def _splits(a, b):
+    """The two ways of cutting both spellings: at separators, and into CamelCase words."""
+    fa, fb = a.form, b.form
+    return ((fa.parts, fb.parts), (fa.words, fb.words))
+
+
+def _part_added(a, b) -> bool:
+    """'UTF16-encoded'/'UTF16-LE-encoded', 'BigInt'/'BigUInt', 'arrayBufferView'/
+    'ArrayBuffer.isView': one spelling is the other with a part or word added (a variant)."""
+    for pa, pb in _splits(a, b):
+        short, long = (pa, pb) if len(pa) < len(pb) else (pb, pa)
+        if len(long) == len(short) + 1 and any(long[:k] + long[k + 1:] == short for k in range(len(long))):
+            return True
+    return False
+
+
+def _one_word_differs(a, b):
+    """(x, y): the one CamelCase word or part the two spellings differ in, or None."""
+    wa, wb = a.form.words, b.form.words
+    if len(wa) != len(wb):
+        return None
+    diff = [(x, y) for x, y in zip(wa, wb) if x != y]
+    return diff[0] if len(diff) == 1 else None
+
+
+def _upper_share(t: str) -> float:
+    letters = [c for c in t if c.isalpha()]
+    return sum(c.isupper() for c in letters) / max(1, len(letters))
+
+
+def _acronym(t: str) -> bool:
+    return _upper_share(t) >= 0.6
+
+
+def _case_shape_differs(ta: str, tb: str) -> bool:
+    """'GEMMs'/'Gemma': an acronym and a word; a typo keeps the shape of the name's case."""
+    return _acronym(ta) != _acronym(tb)
+
+
+def _transposed(x: str, y: str) -> bool:
+    """One pair of adjacent characters swapped ('GTP-4' for 'GPT-4')."""
+    if len(x) != len(y):
+        return False
+    diff = [k for k in range(len(x)) if x[k] != y[k]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
+
+
+def _identifier(t: str) -> bool:
+    """Code written in prose: lowerCamelCase ('readInt', 'httpsProxy') or a member access
+    ('fs.readFileSync').  ('vLLM', 'iPhone', 'kFoo': a one-letter prefix is a name's style.)"""
+    if not t[:1].islower():
+        return False
+    if "." in t.strip("."):
+        return True
+    k = 0
+    while k < len(t) and t[k].islower():
+        k += 1
+    return k >= 2 and k < len(t) and t[k].isupper()
+
+
+def _at_word_edge(x: str, y: str) -> bool:
+    """Do two words differ at their start or their end ('live'/'alive', 'http'/'https')?"""
+    p = 0
+    while p < min(len(x), len(y)) and x[p] == y[p]:
+        p += 1
+    s = 0
+    while s < min(len(x), len(y)) - p and x[-1 - s] == y[-1 - s]:
+        s += 1
+    return p == 0 or s == 0
+
+
+def _distinct(a, b, d, known) -> bool:
+    """Do the two spellings name two things, whatever supports one of them?"""
+    ta, tb = a.spelling, b.spelling
+    if _plural(a, b) or _case_shape_differs(ta, tb) or _short_segment_differs(a, b) or _part_added(a, b):
+        return True
+    if _acronym(ta) and _acronym(tb) and not _transposed(a.flat, b.flat):
+        # acronyms are dense: one letter more or other is another acronym (MMLU/MMMU,
+        # NCCL/RCCL, SIGILL/SIGKILL); a long one of the vocabulary keeps its typos (NVIDA)
+        k = a if a.known else b if b.known else None
+        if k is None or len(k.flat) < 6:
+            return True
+    pair = _one_word_differs(a, b)
+    if pair is not None:
+        x, y = pair
+        if x in a.form.capitals | b.form.capitals and y in a.form.capitals | b.form.capitals \
+                and not _transposed(x, y):
+            return True         # two acronyms inside a name: 'NCCL-tests'/'RCCL-tests'
+        if known(x) and known(y):
+            return True         # 'MixtralForCausalLM'/'MistralForCausalLM'
+        if _names.is_english(x) and _names.is_english(y):
+            return True         # 'TextEncoder'/'TextDecoder', 'applyPatch'/'applyPath'
+        if d >= 2 and min(len(x), len(y)) < 8:
+            return True         # two edits rewrite a short word: 'secureConnect'/'SecureContext'
+        if _at_word_edge(x, y) and any(c.isdigit() for c in x + y):
+            return True         # a type or version code: 'BigInt64Array'/'BigUint64Array'
+    if _identifier(ta) or _identifier(tb):
+        # API members differ at a word's edge: 'readSync'/'readvSync', 'isLive'/'isAlive'
+        if pair is None or _at_word_edge(*pair):
+            return True
+    return False
+
+
+def _doubled_last_digit(short, long) -> bool:
+    """'Grok-11' is 'Grok-1' with its last digit written twice (a repeated key, or a footnote
+    mark run into the name).  The short name's digit is a one-digit generation after a
+    separator or a word ('Grok-1', 'Qwen3'), not a number ('A10'/'A100') or a one-letter code
+    ('V1'/'V11', 'v1'/'v11': versions); the long name writes the two digits together
+    ('Llama-3.3' beside 'Llama-3' is a version suffix)."""
+    if not (len(long.flat) == len(short.flat) + 1 and long.flat.startswith(short.flat)):
+        return False
+    ts, tl = short.spelling, long.spelling
+    d = ts[-1:]
+    if not d.isdigit() or tl[-2:] != d + d or tl[-3:-2].isdigit():
+        return False
+    before = ts[-2:-1]
+    return (before != "" and before in "-_ ") or (before.isalpha() and ts[-3:-2].isalpha())
+
+
+# ---------------------------------------------------------------- pairs
+
+class _Finding:
+    __slots__ = ("suspect", "other", "basis", "distance")
+
+    def __init__(self, suspect, other, basis, distance):
+        self.suspect, self.other, self.basis, self.distance = suspect, other, basis, distance
+
+
+def _judge_pair(a, b, d, p, known):
+    """The finding for two spelling groups ``d`` edits apart, or None when a guard says they
+    are two things (or nothing says which spelling is right)."""
+    if a.org != b.org:
+        return None
+    if a.known and b.known:
+        return None             # two names of the vocabulary: distinct, or declared aliases
+    if 1 - d / max(len(a.flat), len(b.flat)) < float(p["min_similarity"]):
+        return None
+    short, long = (a, b) if len(a.flat) <= len(b.flat) else (b, a)
+    if _doubled_last_digit(short, long):
+        if _plural(a, b) or _case_shape_differs(a.spelling, b.spelling):
+            return None
+        if len(long.names) > len(short.names) or len(long.names) > int(p["max_rare"]):
+            return None         # written as often as the other: a name of its own
+        return _Finding(long, short, "doubled", d)
+    if a.form.digits != b.form.digits or _extends(a.flat, b.flat):
+        return None
+    # a plain word is compared only with a name of the vocabulary, and never when it is English
+    for w, other in ((a, b), (b, a)):
+        if w.word_only and (not other.known or _names.is_english(w.spelling)):
+            return None
+    if _distinct(a, b, d, known):
+        return None
+    na, nb = len(a.names), len(b.names)
+    if a.known or b.known:
+        good, bad = (a, b) if a.known else (b, a)
+        return _Finding(bad, good, "vocabulary", d)
+    if a.in_title != b.in_title:
+        good, bad = (a, b) if a.in_title else (b, a)
+        return _Finding(bad, good, "title", d)
+    pair = _one_word_differs(a, b)
+    if pair is not None and _names.is_english(pair[0]) != _names.is_english(pair[1]):
+        # 'checkServerIndentity' beside 'checkServerIdentity': the word that is English
+        good, bad = (a, b) if _names.is_english(pair[0]) else (b, a)
+        return _Finding(bad, good, "dictionary", d)
+    if na < nb or (na == nb and a.first.start > b.first.start):
+        rare, common = a, b
+    else:
+        rare, common = b, a
+    if len(rare.names) > int(p["max_rare"]):
+        return None             # a spelling written everywhere is a name of its own
+    return _Finding(rare, common, "majority" if na != nb else "tie", d)
+
+
+def _extends(fa: str, fb: str) -> bool:
+    """One spelling is the other with something added at the start or end (a variant)."""
+    return fa.startswith(fb) or fb.startswith(fa) or fa.endswith(fb) or fb.endswith(fa)
+
+
+_SERIES = 32            # see _indexed_pairs
+_LONGEST = 40           # longer spellings are not compared (and their deletion sets would be large)
+
+
+def _deletions(s: str, k: int) -> set:
+    """``s`` and every string made from it by deleting up to ``k`` characters."""
+    out = {s}
+    edge = {s}
+    for _ in range(k):
+        edge = {t[:i] + t[i + 1:] for t in edge for i in range(len(t))}
+        out |= edge
+    return out
+
+
+def _edit_pairs(groups, p) -> list:
+    """Pairs of spelling groups within the edit budget (optimal string alignment: one edit,
+    two when both are at least ``long_len`` long); a last digit written twice is one edit."""
+    max_edits, long_len = int(p["max_edits"]), int(p["long_len"])
+
+    def budget(x, y):
+        return max_edits + (1 if min(len(x), len(y)) >= long_len else 0)
+
+    found = [g for g in groups.values() if len(g.flat) <= _LONGEST]
+    if len(found) <= _FEW:
+        candidates = _band_pairs(found, max_edits, long_len)
+    else:
+        candidates = _indexed_pairs(found, max_edits, long_len)
+    from rapidfuzz.distance import OSA
+    out = []
+    for a, b in candidates:
+        if a.word_only and b.word_only:
+            continue            # two plain words: only a name of the vocabulary is compared with one
+        lim = budget(a.flat, b.flat)
+        d = OSA.distance(a.flat, b.flat, score_cutoff=lim)
+        if 0 < d <= lim:
+            out.append((a, b, int(d)))
+    return out
+
+
+# A document's few hundred spellings are compared within bands of length (rapidfuzz, in C);
+# past this many, candidates come from an index of deletion keys, whose work grows with the
+# document rather than with the square of its names.
+_FEW = 1500
+
+
+def _band_pairs(found, max_edits, long_len):
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+    found = sorted(found, key=lambda g: len(g.flat))
+    flats = [g.flat for g in found]
+    lengths = [len(f) for f in flats]
+    for i, a in enumerate(found):
+        hi = bisect.bisect_right(lengths, lengths[i] + max_edits + 1, i + 1)
+        if hi == i + 1:
+            continue
+        cutoff = max_edits + (1 if len(a.flat) >= long_len else 0)
+        for _m, _d, j in process.extract(a.flat, flats[i + 1:hi], scorer=OSA.distance,
+                                         score_cutoff=cutoff, limit=None):
+            yield a, found[i + 1 + j]
+
+
+def _indexed_pairs(found, max_edits, long_len):
+    """Two spellings within k edits share a string made by deleting at most k characters from
+    each (the SymSpell index).  A key shared by more than ``_SERIES`` spellings marks a series
+    of names (Node-A … Node-Z, generated ids), not one name spelled two ways."""
+    index: dict = {}
+    for g in found:
+        for key in _deletions(g.flat, max_edits + (1 if len(g.flat) >= long_len else 0)):
+            index.setdefault(key, []).append(g)
+    seen = set()
+    for members in index.values():
+        if len(members) < 2 or len(members) > _SERIES:
+            continue
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                pair = (a.flat, b.flat) if a.flat < b.flat else (b.flat, a.flat)
+                if pair not in seen:
+                    seen.add(pair)
+                    yield a, b
+
+
+def _generation_dropped(groups, dn) -> list:
+    """Checkpoint ids of one organisation where one drops the generation of a published one:
+    'Qwen/Qwen-32B' beside 'Qwen/Qwen3-32B' (the vocabulary lists the second, not the first)."""
+    by_key: dict = {}
+    for g in groups.values():
+        if not g.org:
+            continue
+        f = g.form
+        if f.family and f.rest:
+            by_key.setdefault((f.org, f.family, f.rest), []).append(g)
+    out = []
+    for same in by_key.values():
+        if len(same) < 2:
+            continue
+        bare = [g for g in same if not g.form.generation and not any(f.checkpoint for f in g.forms.values())]
+        full = [g for g in same if g.form.generation and any(f.checkpoint for f in g.forms.values())]
+        for g in bare:
+            if full:
+                best = max(full, key=lambda h: (len(h.names), -h.first.start))
+                out.append(_Finding(g, best, "checkpoint", len(best.form.generation)))
+    return out
+
+
+def _lines(names, limit=3) -> str:
+    seen = []
+    for n in names:
+        if n.line not in seen:
+            seen.append(n.line)
+    shown = ", ".join(str(x) for x in seen[:limit])
+    return shown + (", …" if len(seen) > limit else "")
 
 
 class Spelling:
     NAME = "entity.spelling"
     PARAMS = {"min_len": int, "max_edits": int, "long_len": int, "max_rare": int,
-              "min_similarity": float, "also_known": list}
+              "min_similarity": float, "also_known": list, "support": dict}
     DEFAULTS = {"min_len": 5, "max_edits": 1, "long_len": 12, "max_rare": 2, "min_similarity": 0.8,
-                "also_known": []}
-    FIELDS = {"distance": int, "known": bool, "rare_count": int, "common_count": int}
+                "also_known": [], "support": {}}
+    FIELDS = {"distance": int, "known": bool, "rare_count": int, "common_count": int, "basis": str}
     WHEN = {"field": "distance", "ge": 1}
-    VARS = {"rare", "common", "common_line"}
+    VARS = {"name", "other", "other_line", "count", "other_count", "support",
+            # the names of earlier releases of this rule's messages
+            "rare", "common", "common_line"}
 
     @staticmethod
     def facts(rule, ctx):
-        doc = ctx.analysis.document
+        doc = ctx.document
         p = rule.params
-        known = _known()
-        if p["also_known"]:
-            # names the rule declares correct: a pair of two known names is never a misspelling
-            known = {**known, **{str(w).lower(): str(w) for w in p["also_known"]}}
-        found = _sp.find_misspellings(doc.text, known, min_len=p["min_len"], max_edits=p["max_edits"],
-                                      long_len=p["long_len"], max_rare=p["max_rare"],
-                                      min_similarity=float(p["min_similarity"]))
-        for m in found:
-            line, col = line_col(doc, m.at.start)
-            ev = []
-            for o in m.others:
-                ol, oc = line_col(doc, o.start)
-                ev.append({"path": doc.path, "line": ol, "col": oc, "surface": o.form,
-                           "note": "other spelling"})
-            yield {
-                "path": doc.path, "line": line, "col": col, "end_line": line,
-                "end_col": col + len(m.rare), "surface": m.rare,
-                "key": f"entity:{m.common.lower()}", "distance": int(m.distance),
-                "known": bool(m.known), "rare_count": 1, "common_count": len(m.others),
-                "_side": {"evidence": ev, "vars": {"rare": m.rare, "common": m.common,
-                                                   "common_line": ev[0]["line"] if ev else "?"}},
-            }
+        dn = _names.read(ctx.analysis)
+        also = {str(w).lower(): str(w) for w in p["also_known"] or ()}
+        groups = _groups(dn, p, also)
+        vocab = _names.vocabulary()["known"]
+
+        def known(word):
+            return word in vocab or word in also
+        found = [f for a, b, d in _edit_pairs(groups, p) for f in [_judge_pair(a, b, d, p, known)] if f]
+        found += _generation_dropped(groups, dn)
+        reported = set()
+        for f in sorted(found, key=lambda f: f.suspect.first.start):
+            if f.suspect.flat in reported:
+                continue            # one finding per suspect spelling
+            reported.add(f.suspect.flat)
+            yield _fact(rule, ctx, doc, dn, f)
+
+
+def _fact(rule, ctx, doc, dn, f):
+    at = f.suspect.first
+    other = f.other
+    values = {"name": at.surface, "other": other.spelling, "count": len(f.suspect.names),
+              "other_count": len(other.names), "other_line": _lines(other.names)}
+    ev = [{"path": doc.path, "line": n.line, "col": n.col, "surface": n.surface, "note": "other spelling"}
+          for n in other.names[:3]]
+    if f.basis == "title":
+        n = next(n for n in other.names if n.title)
+        t = next((t for t in dn.titles[n.title] if t.start <= n.start < t.start + len(t.surface)), None)
+        if t is not None:
+            values["title_line"] = t.line
+            ev.append({"path": doc.path, "line": t.line, "col": t.col, "surface": t.surface,
+                       "note": f"arXiv {t.ref} title"})
+    values["support"] = _phrase(rule, ctx, f.basis, values)
+    side = {"evidence": ev, "vars": {**values, "rare": at.surface, "common": other.spelling,
+                                     "common_line": other.first.line}}
+    return {
+        "path": doc.path, "line": at.line, "col": at.col, "end_line": at.line,
+        "end_col": at.col + len(at.surface), "surface": at.surface,
+        "key": f"entity:{other.spelling.lower()}", "distance": int(f.distance),
+        "known": bool(other.known) or f.basis == "checkpoint", "rare_count": len(f.suspect.names),
+        "common_count": len(other.names), "basis": f.basis, "_side": side,
+    }
+
+
+# ---------------------------------------------------------------- arXiv titles
+
+_GENERIC = {"paper", "arxiv", "link", "pdf", "abs", "论文", "原文", "链接", "here", "this paper"}
+
+
+def conflicting_titles(titles: dict, min_ratio: float = 80.0) -> list:
+    """[(id, Title, other Title)] where the document gives one id two titles."""
+    from rapidfuzz import fuzz
+    out = []
+    for ident, ts in titles.items():
+        # a link of one or two words names what the paper describes ('[RadixAttention](…)',
+        # '[GPT-4](…)'), not the paper's title
+        good = [t for t in ts if len(t.norm) >= 6 and t.norm not in _GENERIC
+                and (t.via != "link" or len(t.norm.split()) >= 3)]
+        if len(good) < 2:
+            continue
+        first = good[0]
+        for other in good[1:]:
+            na, nb = first.norm, other.norm
+            if na == nb or na in nb or nb in na or fuzz.token_set_ratio(na, nb) >= min_ratio:
+                continue
+            if first.words & other.words:
+                continue        # 'EAGLE-3 在 H100 上的实测' describes the paper 'EAGLE-3: Scaling …'
+            out.append((ident, other, first))
+            break
+    return out
 
 
 class ArxivTitle:
@@ -79,16 +514,15 @@ class ArxivTitle:
 
     @staticmethod
     def facts(rule, ctx):
-        doc = ctx.analysis.document
-        refs = _ax.find_ids(doc.text)
-        titles = _sp.titles_for_ids(doc.text, refs)
-        for ident, (t, l, c), (ot, ol, oc) in _sp.conflicting_titles(titles, float(rule.params["min_ratio"])):
+        doc = ctx.document
+        dn = _names.read(ctx.analysis)
+        for ident, t, o in conflicting_titles(dn.titles, float(rule.params["min_ratio"])):
             yield {
-                "path": doc.path, "line": l, "col": c, "end_line": l, "end_col": c + len(t),
-                "surface": t, "key": f"arxiv:{ident}", "conflict": True,
-                "_side": {"evidence": [{"path": doc.path, "line": ol, "col": oc, "surface": ot,
+                "path": doc.path, "line": t.line, "col": t.col, "end_line": t.line,
+                "end_col": t.col + len(t.surface), "surface": t.surface, "key": f"arxiv:{ident}", "conflict": True,
+                "_side": {"evidence": [{"path": doc.path, "line": o.line, "col": o.col, "surface": o.surface,
                                         "note": "other title"}],
-                          "vars": {"id": ident, "title": t, "other_title": ot, "other_line": ol}},
+                          "vars": {"id": ident, "title": t.surface, "other_title": o.surface, "other_line": o.line}},
             }
 
 

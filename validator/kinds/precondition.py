@@ -304,7 +304,7 @@ def facts(rule, ctx):
             "has_evidence": ev is not None,
             "stated_missing_count": len(stated), "unstated_count": len(unstated),
             "digest": ctx.document.kind == "digest",
-            "other_experiment": "other_experiment" in (claim.markers or ()),
+            "other_experiment": "other_experiment" in (claim.traits or ()),
             # one fact per performance figure, few of which fire: their messages are made then
             "_side": partial(_side, ctx, claim, need, missing, stated, ev),
         })
@@ -376,4 +376,45 @@ class DocumentWithoutSetup:
     facts = staticmethod(document_facts)
 
 
-KINDS = [MissingFacets, DocumentWithoutSetup]
+def bare_facts(rule, ctx):
+    """One fact per multiple or percentage attached to a name with no metric and no condition
+    at all ('SystemX 1.9×', 'EvalKit 3.2×' in a header's baseline list): nothing says what was
+    measured or on what.  Evidence: the same figure stated elsewhere with more."""
+    lang = ctx.lang
+    kinds = set(rule.params.get("kinds") or ())
+    roles = set(rule.params.get("roles") or ())
+    for claim in ctx.analysis.claims:
+        if claim.nature != "result" or claim.kind not in kinds or claim.role not in roles:
+            continue
+        if not claim.subject or claim.metric or conditions_of(claim) or claim.bound:
+            continue
+        if "bare" not in (claim.traits or ()):
+            continue      # words after it say what it is ('3× dot product', '95% 的失败率')
+        fuller = next((c for c in ctx.analysis.claims if c is not claim and c.kind == claim.kind
+                       and (c.value, c.low, c.high) == (claim.value, claim.low, claim.high)
+                       and (c.metric or conditions_of(c))), None)
+        fact = base_fact(claim, ctx.document)
+        where = ""
+        evidence = []
+        if fuller is not None:
+            evidence.append(evidence_of(fuller, "states more" if lang == "en" else "写明了更多", ctx.path))
+            where = (f"；第 {fuller.line} 行的 {fuller.surface} 写明了更多" if lang == "zh"
+                     else f"; line {fuller.line} says more about {fuller.surface}")
+        fact.update({"kind": claim.kind, "role": claim.role, "bare": True,
+                     "_side": {"evidence": evidence, "vars": {"subject": claim.subject, "where": where}}})
+        yield fact
+
+
+class BareFigure:
+    """CV105: a multiple or percentage with a name and nothing else."""
+    NAME = "precondition.bare_figure"
+    FAMILY = FAMILY
+    PARAMS = {"kinds": list, "roles": list}
+    DEFAULTS = {"kinds": ["ratio", "percent"], "roles": ["body", "header", "summary"]}
+    FIELDS = {"kind": str, "role": str, "bare": bool}
+    WHEN = {"field": "bare", "eq": True}
+    VARS = {"subject", "where"}
+    facts = staticmethod(bare_facts)
+
+
+KINDS = [MissingFacets, DocumentWithoutSetup, BareFigure]

@@ -10,8 +10,8 @@ when a corpus is given: without a corpus nothing can be said about a path.
 from __future__ import annotations
 
 import os
+from typing import Optional
 
-from .. import arxiv as _ax
 
 FAMILY = "reference"
 ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section entry acknowledges them
@@ -29,8 +29,38 @@ def _lang(ctx):
     return "zh" if getattr(ctx, "lang", "en") == "zh" else "en"
 
 
+def check(ident: str) -> tuple:
+    """(problem, yymm) for an arXiv id: problem '' when it is a possible new-style id.
+
+    New-style ids are ``YYMM.NNNN`` (April 2007 – December 2014) and ``YYMM.NNNNN`` (from
+    January 2015), month 01–12."""
+    pre, _, num = ident.partition(".")
+    if len(pre) != 4 or not pre.isdigit():
+        return "prefix", None
+    yy, mm = int(pre[:2]), int(pre[2:])
+    if not 1 <= mm <= 12:
+        return "month", None
+    yymm = yy * 100 + mm
+    if yymm < 704:
+        return "too_early", yymm        # new-style ids start in April 2007
+    want = 4 if yymm < 1501 else 5
+    if len(num) != want or not num.isdigit():
+        return "digits", yymm
+    return "", yymm
+
+
+def months_after(yymm: int, iso_date) -> Optional[int]:
+    """How many months the id's YYMM lies after an ISO date (negative: before); None without one."""
+    d = iso_date or ""
+    if len(d) < 7 or not (d[:4].isdigit() and d[4] == "-" and d[5:7].isdigit()):
+        return None
+    y, mo = int(d[:4]), int(d[5:7])
+    return (2000 + yymm // 100 - y) * 12 + (yymm % 100 - mo)
+
+
 class ArxivId:
-    """One fact per cited arXiv id."""
+    """One fact per cited arXiv id (``doc.references`` of kind arxiv: only where the text says
+    it is one — 'arXiv:…', an arxiv.org link, a column headed arXiv, a cited source)."""
     NAME = "reference.arxiv"
     PARAMS = {}
     FIELDS = {"problem": str, "months_after": int, "dated": bool}
@@ -40,27 +70,24 @@ class ArxivId:
     @staticmethod
     def facts(rule, ctx):
         doc = ctx.analysis.document
-        extra = tuple((s.line, s.col, s.ref.split(":")[-1].strip())
-                      for s in (doc.sources or ()) if getattr(s, "kind", "") == "arxiv")
-        extra = tuple(e for e in extra if _ax._BARE.fullmatch(e[2]) or _ax.check(e[2])[0] == "")
         lang = _lang(ctx)
-        key_seen = set()
-        for ref in _ax.find_ids(doc.text, extra):
-            # the segmenter's column may point at 'arXiv:' rather than the digits: one fact per id and line
-            if (ref.line, ref.id) in key_seen:
+        seen = set()
+        for ref in doc.references:
+            if ref.kind != "arxiv" or (ref.line, ref.ref) in seen:
                 continue
-            key_seen.add((ref.line, ref.id))
+            seen.add((ref.line, ref.ref))
+            problem, yymm = check(ref.ref)
             ahead = NO_DATE
-            if ref.yymm is not None and doc.date:
-                ahead = _ax.months_after(ref.yymm, doc.date)
+            if yymm is not None and doc.date:
+                ahead = months_after(yymm, doc.date)
                 if ahead is None:
                     ahead = NO_DATE
             yield {
                 "path": doc.path, "line": ref.line, "col": ref.col, "end_line": ref.line,
-                "end_col": ref.col + len(ref.id), "surface": ref.id, "key": f"arxiv:{ref.id}",
-                "problem": ref.problem, "months_after": int(ahead), "dated": ahead != NO_DATE,
-                "_side": {"vars": {"id": ref.id, "date": doc.date or "?",
-                                   "reason": _PROBLEM_TEXT[lang].get(ref.problem, "")}},
+                "end_col": ref.col + len(ref.ref), "surface": ref.ref, "key": f"arxiv:{ref.ref}",
+                "problem": problem, "months_after": int(ahead), "dated": ahead != NO_DATE,
+                "_side": {"vars": {"id": ref.ref, "date": doc.date or "?",
+                                   "reason": _PROBLEM_TEXT[lang].get(problem, "")}},
             }
 
 

@@ -1,0 +1,369 @@
+"""Counts written beside the items they count: a parenthesised list of references, ids or
+names (``three regressions (#101, #102)``, ``5 个（b10327–b10331）``), names enumerated before
+or after the count (``vLLM、SGLang、llama.cpp 三家``, ``三种策略：TP、PP 和 DP``), a sentence
+that introduces a list (``The four strategies compared:``) and a heading that starts with a
+count (``四个关键问题``)."""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .count_records import UNBOUNDED, CountStatement, Item, Reading
+from .count_targets import present_under
+from .count_words import (NOUN_GAP, paren_after, plain, refs_between, short_name, strip_brackets,
+                          to_int, top_split, vocab)
+
+
+_ID_RANGE = re.compile(r"^#?(?P<a>\d{2,7})\s{0,2}[-–—~～]\s{0,2}#?(?P<z>\d{2,7})$")
+
+
+_RANGE_JOIN = re.compile(r"^\s{0,2}(?:[-–—~～→]|->|=>|to|through|thru|至|到)\s{0,2}$", re.IGNORECASE)
+
+
+_REF_FILLER = re.compile(r"[\s#\[\]()（）/／`*]|\]\(https?://[^)\s]+\)|https?://\S+")
+
+
+TIME_AFTER = re.compile(r"\s?(?:月|小时|星期|周|天|年|分钟|秒|months?\b|weeks?\b|days?\b|years?\b|hours?\b)")
+
+
+def _noun_kind(text: str) -> Optional[str]:
+    for kind, rx in vocab()["ref_nouns"].items():
+        if rx.search(text):
+            return kind
+    return None
+
+
+def paren_enumeration(doc, c, counts_in, known) -> Optional[CountStatement]:
+    """A count followed by its own parenthesised list: '5 个（b10327–b10331）',
+    '2 个（v1.97.0-rc.1 / v1.94.2）', 'three regressions (#101, #102)', '约 8 个 issue（A、B 等）'.
+    A single reference in the parenthesis is the count's source, not its list."""
+    v = vocab()
+    text = doc.text
+    limit = doc.line_starts[c.line] if c.line < len(doc.line_starts) else len(text)
+    p = paren_after(text, c.end, limit)
+    if p is None:
+        return None
+    ps, pe = p[0] + 1, p[1]
+    inner = text[ps:pe]
+    closed_m = None
+    for closed_m in v["closed_count"].finditer(inner):
+        pass                # the last one: '（#1 已关闭、#2、#3；含 1 个已关闭）'
+    body_end = ps + closed_m.start() if closed_m else pe
+    if any(ps <= o.start < body_end for o in counts_in if o is not c):
+        return None         # a figure inside: '3 (auto-router fix, 3 PRs same day)', '3 runs (mean, 95% CI)' describe
+    noun = _noun_kind(text[c.start:p[0]])
+    partial = bool(v["partial"].search(text[ps:body_end]))
+    refs = refs_between(doc, ps, body_end)
+    pieces = top_split(text, ps, body_end, v["sep"])
+    ref_items, names, span = [], [], None
+    for a, z in pieces:
+        piece = text[a:z].strip()
+        if v["partial"].fullmatch(piece.strip(" +")) or re.fullmatch(r"(?i)\+?\s*others?.*", piece):
+            continue
+        inside = [r for r in refs if a <= r.start and r.end <= z + 1]
+        rm = _ID_RANGE.match(piece)
+        rel = [r for r in inside if r.kind == "release"]
+        if rm or (len(inside) == 1 and inside[0].kind == "release" and len(inside[0].ids) > 1) or (
+                len(rel) == 2 and len(inside) == 2 and _RANGE_JOIN.match(text[rel[0].end:rel[1].start])):
+            if len(pieces) != 1 or span is not None:
+                return None
+            span = (piece, inside, rm)
+            continue
+        if inside:
+            rest = _REF_FILLER.sub("", text[a:z])
+            for r in inside:
+                rest = rest.replace(_REF_FILLER.sub("", r.ref), "", 1)
+            closed = bool(v["closed"].search(piece))
+            if not rest or rest in ("-", "—"):
+                seen = set()
+                for r in inside:
+                    key = r.ids[0] if r.ids else r.ref
+                    if key in seen:
+                        continue    # a link's text and its target: one reference
+                    seen.add(key)
+                    ln, col = doc.line_col(r.start)
+                    ref_items.append((Item(ln, r.ref if not r.url else key, col, closed), r))
+            else:
+                # 'annotation-lock #40591': a named item with its reference
+                ln, col = doc.line_col(a)
+                ref_items.append((Item(ln, piece, col, closed), inside[0]))
+            continue
+        if not short_name(piece):
+            return None     # a description, not a list
+        ln, col = doc.line_col(a)
+        names.append(Item(ln, plain(piece), col, bool(v["closed"].search(piece))))
+    if span is not None:
+        return _range_statement(doc, c, span)
+    if ref_items and names:
+        return None         # '(v1.97.0-rc.1, v1.94.2, cosign signing)': ids with a description
+    if ref_items:
+        if len(ref_items) < 2:
+            return None     # '639 个近期修复（#17050）': the count's source
+        # 'three fix PRs (#36621, #36627, #36628, #36626)' where #36621 links an issue: the
+        # PRs are counted for sure, the reference of another kind may or may not be meant
+        sure = [it for it, r in ref_items if noun is None or _ref_kind(r, known) in (noun, None)]
+        other = [it for it, r in ref_items if noun is not None and _ref_kind(r, known) not in (noun, None)]
+        if not sure:
+            return None
+        items = sure + other
+        what = {"issue": "issues", "pr": "PRs", "release": "releases"}.get(noun, "listed")
+        reading = Reading(what, items, len(sure), UNBOUNDED if partial else len(items))
+    elif len(names) >= 2:
+        reading = Reading("listed", names, len(names), UNBOUNDED if partial else len(names))
+        items = names
+    else:
+        return None
+    st = enum_statement(doc, c, [reading], "enumeration")
+    if closed_m:
+        k = to_int(closed_m.group("k"))
+        if k is not None:
+            closed = [it for it in items if it.closed]
+            s0, e0 = ps + closed_m.start("k"), ps + closed_m.end()
+            ln, col = doc.line_col(s0)
+            return [st, CountStatement("closed", ln, col, s0, e0, text[s0:e0].strip(), k,
+                                       readings=[Reading("closed", closed, len(closed), len(closed))],
+                                       label="closed")]
+    return st
+
+
+def _ref_kind(r, known) -> Optional[str]:
+    if r.kind == "release":
+        return "release"
+    if r.url or r.ref[:1].isalpha():
+        return r.kind
+    return known.get(r.ids[0]) if r.ids else None
+
+
+def _range_statement(doc, c, span) -> Optional[CountStatement]:
+    """'5 个（b10327–b10331）': at least the ids of the range the document lists one by one, at
+    most the range's span; '14 个 PR（#33126–33157）': at most the span; a version range
+    ('v1.90.7 through v1.96.2') has no span."""
+    piece, inside, rm = span
+    if rm:
+        lo_, hi_ = int(rm.group("a")), int(rm.group("z"))
+        if hi_ <= lo_:
+            return None
+        ln, col = doc.line_col(c.start)
+        return enum_statement(doc, c, [Reading("numbered range", [Item(ln, piece, col)], min(2, hi_ - lo_ + 1),
+                                                hi_ - lo_ + 1)], "enumeration")
+    if len(inside) == 1:
+        r = inside[0]
+        ids = list(r.ids)
+    else:
+        a, z = inside
+        if not (a.ref[:1] == "b" and z.ref[:1] == "b"):
+            return None     # versions: no span to count
+        lo_, hi_ = int(a.ref[1:]), int(z.ref[1:])
+        if hi_ <= lo_ or hi_ - lo_ > 500:
+            return None
+        ids = [f"b{i}" for i in range(lo_, hi_ + 1)]
+    listed = _listed_releases(doc, ids, inside)
+    ev = [Item(ln, i) for i, ln in listed]
+    low = max(len(listed), 2)
+    return enum_statement(doc, c, [Reading("releases", ev, min(low, len(ids)), len(ids))], "enumeration")
+
+
+def _listed_releases(doc, ids, own) -> list:
+    """[(id, first line)] of the build ids of a range that the document mentions one by one
+    (the releases a section lists), the range's own ends included."""
+    inside = set(ids)
+    seen = {}
+    for x in doc.references:
+        if x.kind != "release" or any(x is o for o in own) or len(x.ids) != 1:
+            continue
+        if x.ids[0] in inside:
+            seen.setdefault(x.ids[0], x.line)
+    for o in own:
+        for end in (o.ids[0], o.ids[-1]):
+            seen.setdefault(end, o.line)
+    return sorted(seen.items(), key=lambda kv: (kv[1], kv[0]))
+
+
+def enum_statement(doc, c, readings, what, label="") -> CountStatement:
+    return CountStatement(what, c.line, c.col, c.start, c.end, c.surface, int(c.value), c.approx,
+                          c.bound, readings, label)
+
+
+_CLAUSE_START = re.compile(r"[：:，,。；;！？!?\n]|——|—\s|\s-\s|\*\*")
+
+
+_ZH_ENUM_CLS = set("家个种款项大类位批组套")
+
+
+def named_before(doc, c) -> Optional[CountStatement]:
+    """Names enumerated right before a Chinese count: 'vLLM、SGLang、llama.cpp 三家',
+    'vLLM（…）、SGLang（…）、llama.cpp（…）、Ollama（…）四家'."""
+    v = vocab()
+    text = doc.text
+    sur = c.surface.rstrip()
+    if not sur or sur[-1] not in _ZH_ENUM_CLS or c.approx or c.bound:
+        return None
+    b = doc.blocks[c.block]
+    i = c.start
+    while i > b.start and text[i - 1] in " \t":
+        i -= 1
+    if i <= b.start or v["not_name_end"].search(text, max(b.start, i - 1), i):
+        return None     # '大约有 250 个', '等 4+ 个': no name right before the count
+    # walk back to the clause start, skipping brackets and inline code (an enumeration of
+    # names is short: the walk stops within a few hundred characters)
+    depth, code, j = 0, False, i
+    floor = max(b.start, i - 300)
+    if "、" not in text[floor:i]:
+        return None
+    while j > floor:
+        ch = text[j - 1]
+        if ch == "`":
+            code = not code
+        elif code:
+            pass
+        elif ch in "）)】」":
+            depth += 1
+        elif ch in "（(【「":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (_CLAUSE_START.match(text, j - 1) or text[j - 2:j] in ("——", "**")):
+            break
+        j -= 1
+    if j == floor and floor > b.start:
+        return None
+    seg = text[j:i]
+    if "、" not in strip_brackets(seg) or v["partial"].search(strip_brackets(seg)):
+        return None
+    pieces = top_split(text, j, i, v["sep"])
+    if len(pieces) < 2:
+        return None
+    items = []
+    for a, z in pieces:
+        name = strip_brackets(text[a:z]).strip()
+        if not short_name(name) or len(name) > 24:
+            return None
+        ln, col = doc.line_col(a)
+        items.append(Item(ln, name, col))
+    return enum_statement(doc, c, [Reading("named", items, len(items), len(items))], "enumeration")
+
+
+def named_after(doc, c, counts_in) -> Optional[CountStatement]:
+    """A count, its noun, a colon and the names it counts: '三种基础并行策略：TP、PP 和 DP'."""
+    v = vocab()
+    text = doc.text
+    b = doc.blocks[c.block]
+    k = c.end
+    stop = min(b.end, c.end + 30)
+    while k < stop and text[k] not in "：:\n。，,；;（(":
+        k += 1
+    if k >= stop or text[k] not in "：:":
+        return None
+    if not NOUN_GAP.match(text[c.end:k]):
+        return None
+    s = k + 1
+    m = re.compile(r"[。！？!?\n]|\.(?=\s|$)").search(text, s, b.end)
+    e = m.start() if m else b.end
+    body = text[s:e]
+    if not body.strip() or any(s <= o.start < e for o in counts_in):
+        return None
+    zh = bool(re.search(r"、|[^\x00-\x7f]\s?(?:和|与|及)|(?:和|与|及)\s?[^\x00-\x7f]|\s(?:和|与|及)\s", strip_brackets(body)))
+    if not zh and not re.search(r",\s|\sand\s", body):
+        return None
+    pieces = top_split(text, s, e, v["sep"])
+    if len(pieces) < 2:
+        return None
+    items = []
+    for a, z in pieces:
+        name = strip_brackets(text[a:z]).strip().rstrip("。.")
+        if v["partial"].search(name):
+            return None
+        if not short_name(name) or (not zh and len(name.split()) > 3):
+            return None
+        ln, col = doc.line_col(a)
+        items.append(Item(ln, name, col))
+    return enum_statement(doc, c, [Reading("named", items, len(items), len(items))], "enumeration")
+
+
+def _list_run(doc, lists_by_intro: dict, bi: int) -> list:
+    """The list items right after block ``bi``: its list, and the lists that continue it past an
+    indented continuation line the Markdown reader took for a paragraph."""
+    its = list(lists_by_intro.get(bi) or [])
+    while its:
+        nxt = its[-1].block + 1
+        if nxt >= len(doc.blocks) or doc.blocks[nxt].kind != "paragraph":
+            break
+        ls = doc.line_starts[doc.blocks[nxt].line - 1]
+        if not doc.text[ls:ls + 1].isspace() or nxt not in lists_by_intro:
+            break
+        its += lists_by_intro[nxt]
+    return its
+
+
+def _counts_the_list(tail: str) -> bool:
+    """Is the count the head of the phrase the colon closes ('The four strategies compared:',
+    'two main issues in vLLM through the benchmark above:'), not of a phrase before the listed
+    noun ('two models on the following setups:', '两个模型在以下配置上：')?"""
+    t = strip_brackets(tail)
+    return not re.search(r"(?i)\b(?:following|these|below)\b|以下|如下|下列|下面", t)
+
+
+def list_intros(doc, counts: list) -> list:
+    """A sentence that ends with a colon and counts the list right after it: 'The four
+    strategies compared:', 'results in three significant problems:'."""
+    lists = {}
+    for it in doc.items:
+        lists.setdefault(it.intro, []).append(it)
+    by_block = {}
+    for c in counts:
+        by_block.setdefault(c.block, []).append(c)
+    tables_by_caption = {t.caption: t for t in doc.tables if t.caption is not None}
+    out = []
+    for bi, cs in by_block.items():
+        if bi is None or (bi not in lists and bi not in tables_by_caption):
+            continue
+        b = doc.blocks[bi]
+        if not b.text.rstrip().rstrip("*").endswith((":", "：")):
+            continue
+        # the count must be in the sentence that ends with the colon
+        last = b.text.rstrip()
+        cut = max(last.rfind(x) for x in ("。", ". ", "；", "; ", "！", "? "))
+        tail_start = b.start + (cut + 1 if cut >= 0 else 0)
+        mine = [c for c in cs if c.start >= tail_start]
+        if len(mine) != 1 or mine[0].approx or mine[0].bound:
+            continue        # '三种及以上策略：' names a kind of item, not how many follow
+        c = mine[0]
+        if not _counts_the_list(doc.text[c.end:b.end]):
+            continue        # 'two models on the following setups:': the list is of something else
+        readings = []
+        if bi in lists:
+            its = _list_run(doc, lists, bi)
+            top = min(it.depth for it in its)
+            tops = [doc.blocks[it.block] for it in its if it.depth == top]
+            readings.append(Reading("list items", [Item(x.line, x.text[:40]) for x in tops], len(tops), len(tops)))
+        if bi in tables_by_caption:
+            rows = tables_by_caption[bi].rows
+            readings.append(Reading("table rows", [Item(r.line, next((x.text[:40] for x in r.cells if x.text), ""))
+                                                  for r in rows], len(rows), len(rows)))
+        out.append(enum_statement(doc, c, readings, "list_intro"))
+    return out
+
+
+def heading_counts(doc, counts: list) -> list:
+    """A heading that starts with a count ('四个关键问题', 'Three Lessons') over what is under it."""
+    first = {}
+    for c in counts:
+        b = doc.blocks[c.block] if c.block is not None else None
+        if b is not None and b.kind == "heading" and b.section is not None:
+            first.setdefault(b.section, c)
+    out = []
+    for k, c in first.items():
+        s = doc.sections[k]
+        if s.declared_count is not None or s.line != c.line:
+            continue
+        b = doc.blocks[c.block]
+        lead = plain(doc.text[b.start:c.start])
+        lead = re.sub(r"^(?:\d{1,3}(?:\.\d{1,3})*[.、)]?|[一二三四五六七八九十]{1,3}[、.．])\s*", "", lead)
+        if lead.strip():
+            continue
+        # numbered entries or the section's own list; sub-sections may be of another kind
+        # ('## Two approaches' over '### A', '### B', '### Comparison')
+        cands = [r for r in present_under(doc, k) if r.what in ("entries", "bullets", "table rows")]
+        if cands and not any(r.what == "subsections" for r in present_under(doc, k)):
+            out.append(enum_statement(doc, c, cands, "section"))
+    return out

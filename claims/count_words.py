@@ -1,0 +1,180 @@
+"""The vocabulary of counts (claims/data/counts.yaml) and the small text readers the count
+modules share: numbers written as words, markup stripped, a parenthesis after a count, an
+enumeration split at its separators."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+from typing import Optional
+
+from . import numerals
+from ._data import load
+
+
+@lru_cache(maxsize=None)
+def vocab():
+    d = load("counts.yaml")
+    w = load("figure_words.yaml")
+    approx = sorted(w["approx_before"], key=len, reverse=True)
+    bounds = sorted(((a, k) for k, v in d["count_bounds"].items() for a in v), key=lambda x: -len(x[0]))
+    cls = "|".join(re.escape(c) for c in d["zh_classifiers"])
+    time_after = "|".join(re.escape(c) for c in d["zh_time_after"])
+    refn = d["ref_nouns"]
+    return {
+        # the patterns start with a character class, so a scan skips ahead to it; the tests
+        # on the character before a match are made on the match (a leading look-behind
+        # would be tried at every position)
+        "zh": re.compile(r"(?P<n>%s)\s?(?P<cls>%s)(?!%s)" % (d["zh_numerals"], cls, time_after)),
+        "zh_glued": "一二三四五六七八九十百千万两0123456789",
+        "zh_not_before": re.compile(d["zh_not_before"]),
+        "en": re.compile(r"(?P<n>[%s](?:%s))\b(?P<mods>(?:[ \t-]+[A-Za-z][\w-]*){0,2}?)[ \t]+(?P<noun>[A-Za-z][\w-]*[a-z]s|[A-Z]{2,5}s)\b"
+                         % ("".join(sorted({w[0] + w[0].upper() for w in d["en_numbers"]})),
+                            "|".join(sorted({w[1:] for w in d["en_numbers"]}, key=len, reverse=True)))),
+        "en_numbers": set(d["en_numbers"]),
+        "en_not_nouns": set(d["en_not_nouns"]),
+        "en_not_mods": set(d["en_not_modifiers"]),
+        "digit_noun": re.compile(r"(?<![\w.#/=-])(?P<n>\d{1,5})(?P<plus>\+)?[ \t]?(?P<noun>%s)\b" % d["digit_nouns"]),
+        # '20+ 个修复 PR', '90+ 评论', '20 多个': digits, '+' or '多', then a classifier or a CJK noun
+        "digit_plus": re.compile(r"(?<![\w.#/~=-])(?P<n>\d{1,5})(?:(?P<plus>\+)|\s?多)(?![\d+])(?:\s?(?:%s))?(?=\s?[\u4e00-\u9fffA-Za-z])" % cls),
+        "zh_time_after": re.compile(r"\s?(?:%s)" % time_after),
+        # words right before a count ('约 ', 'at least '): word -> bound (None: an approximation),
+        # looked up by the end of the text before the count, longest first
+        "before": sorted({**{a.lower(): None for a in approx}, **{a.lower(): k for a, k in bounds}}.items(),
+                         key=lambda kv: -len(kv[0])),
+        "ref_nouns": {k: re.compile(v) for k, v in refn.items()},
+        "population": re.compile(d["population_words"]),
+        "cited": re.compile(d["cited_words"]),
+        "partial": re.compile(d["partial_words"]),
+        "closed_count": re.compile(d["closed_count"]),
+        "closed": re.compile(d["closed_marker"]),
+        "sep": re.compile(d["enum_separators"]),
+        "earlier": re.compile(d["earlier_words"]),
+        "ge_after": re.compile(d["ge_after"], re.IGNORECASE),
+        "count_note": re.compile(d["count_note"]),
+        "header_list": re.compile(d["header_list"]),
+        "not_name_end": re.compile(d["zh_not_name_end"]),
+        "prose_chars": re.compile(d["zh_prose_chars"]),
+    }
+
+
+def to_int(s: str) -> Optional[int]:
+    s = s.strip()
+    try:
+        if s.isdigit():
+            return int(s)
+        if s.lower() in numerals.EN_ONES or s.lower() in numerals.EN_TENS:
+            return int(numerals.parse_english(s)[0])
+        return int(numerals.parse_chinese(s)[0])
+    except (ValueError, ArithmeticError, KeyError, TypeError):
+        return None
+
+
+def section_end(doc, k: int) -> int:
+    """Last line of section k (the line before the next heading of its level or above)."""
+    s = doc.sections[k]
+    if s.end_line:
+        return s.end_line
+    for t in doc.sections[k + 1:]:
+        if t.level <= s.level:
+            return t.line - 1
+    return len(doc.line_starts)
+
+
+_MARKUP = re.compile(r"[*_`~]|\[|\]\([^)]*\)|<[^>]{0,80}>")
+
+
+def plain(t: str) -> str:
+    """Text without Markdown emphasis, code marks, link targets and HTML tags."""
+    return _MARKUP.sub("", t).strip()
+
+
+EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]")
+
+
+def summary_blocks(doc) -> list:
+    """Indices of the prose blocks of the summary sections."""
+    return [bi for bi, b in enumerate(doc.blocks) if b.role == "summary" and b.kind in ("paragraph", "bullet")]
+
+
+# what may stand between a count and the parenthesis that lists its items: a classifier and
+# a short noun ('5 个版本（…）', '2 releases (…)', '6 个 PR（…）')
+NOUN_GAP = re.compile(r"^(?:\*\*)?\s{0,2}(?:个|条|项|件|家|种|款)?\s{0,2}(?:[\u4e00-\u9fff]{1,6}|[A-Za-z][\w-]{0,20}(?:\s[A-Za-z][\w-]{0,20}){0,2})?\s{0,2}(?:\*\*)?\s{0,2}$")
+
+
+def paren_after(text: str, pos: int, limit: int):
+    """(open, close) offsets of the parenthesis right after ``pos`` (after at most a classifier
+    and a short noun), before ``limit``; None when there is none."""
+    k = pos
+    j = min(limit, pos + 40)
+    while k < j and text[k] not in "（(\n":
+        k += 1
+    if k >= j or text[k] == "\n" or not NOUN_GAP.match(text[pos:k]):
+        return None
+    depth = 0
+    for i in range(k, min(limit, k + 400)):
+        ch = text[i]
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)":
+            depth -= 1
+            if depth == 0:
+                return k, i
+    return None
+
+
+def top_split(text: str, s: int, e: int, sep) -> list:
+    """Spans of text[s:e] split at separators outside brackets and inline code."""
+    out, depth, code, cur = [], 0, False, s
+    i = s
+    while i < e:
+        ch = text[i]
+        if ch == "`":
+            code = not code
+        elif code:
+            pass
+        elif ch in "（([【「“":
+            depth += 1
+        elif ch in "）)]】」”":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            m = sep.match(text, i, e)
+            if m and m.end() > i:
+                out.append((cur, i))
+                cur = i = m.end()
+                continue
+        i += 1
+    out.append((cur, e))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def refs_between(doc, s: int, e: int) -> list:
+    """The references wholly inside text[s:e]."""
+    cached = doc.starts.get("count_refs")
+    if cached is None or cached[0] is not doc.references:
+        cached = doc.starts["count_refs"] = (doc.references, [r.start for r in doc.references])
+    k = bisect_right(cached[1], s - 1)
+    out = []
+    while k < len(doc.references) and doc.references[k].start < e:
+        r = doc.references[k]
+        if r.end <= e:
+            out.append(r)
+        k += 1
+    return out
+
+
+def short_name(piece: str) -> bool:
+    """A name, not a clause: a few words, no sentence punctuation, no Chinese function words."""
+    p = plain(strip_brackets(piece))
+    if not p or len(p) > 32:
+        return False
+    return len(p.split()) <= 4 and not re.search(r"[。；;:：!?！？]", p) and not vocab()["prose_chars"].search(p)
+
+
+def strip_brackets(t: str) -> str:
+    """Text without its parenthesised parts ('vLLM（SM8x 缺失）' -> 'vLLM')."""
+    prev = None
+    while prev != t:
+        prev = t
+        t = re.sub(r"[（(][^（()）]*[）)]", "", t)
+    return t

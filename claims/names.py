@@ -1,0 +1,449 @@
+"""The names a briefing writes and the titles it gives the arXiv papers it cites, read once
+from the document model for the entity rules (one name spelled two ways, one arXiv id
+given two titles).
+
+``read(analysis)`` returns a ``DocumentNames`` and keeps it on ``analysis.names`` (a run
+that checks no entity rule never pays for it):
+
+- ``names``: every name-like token of the prose, with its offsets, line and column: words
+  with a capital letter or a digit ('SpecInfer', 'Triton', 'EAGLE-3', 'Grok-1', 'vLLM'; a
+  capitalised English word too, which the judge tells apart), and model checkpoint ids with
+  their organisation ('Qwen/Qwen3-32B', one token).  Only the prose blocks are read, minus their
+  masked ranges, so code, HTML comments and tags, URLs, link targets, file paths and front
+  matter give no names; a checkpoint id written as inline code (`` `Qwen/Qwen-32B` ``, the
+  usual way of writing one) is read from ``doc.code``.
+- ``forms``: one ``Form`` per distinct spelling, with what comparing spellings needs
+  (flattened, digits, parts, organisation, generation, vocabulary entry, dictionary word).
+- ``titles``: arXiv id -> the titles the document gives it: the title column of a table row
+  that holds the id (``doc.tables``), the text of a link to the paper, and
+  ``Title（arXiv:ID）`` in a heading, entry or line (``doc.references`` of kind arxiv).
+
+The vocabulary is ``claims/data/names.yaml`` (well-known technical names and published
+checkpoint ids) with the system and hardware names of ``claims/data/entities.yaml``;
+``claims/data/english_words.txt`` lists common English words (``python -m claims.names``
+regenerates it from pyspellchecker's English dictionary).
+"""
+from __future__ import annotations
+
+import bisect
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Optional
+
+from ._data import DATA_DIR, load
+
+# ASCII boundaries on purpose: a name abutting Chinese text ('与SpecInfr不同') is still a token.
+# A token next to '/' is part of a path or of an 'A/B' alternative and is not read as a name.
+# (the letter comes first and the look-behind after it: a pattern that starts with a look-behind
+# is tried at every position, one that starts with a class skips to the next letter)
+# A lower-case word is a name only with a capital or a digit in it ('vLLM', 'gpt-oss-120b'):
+# the look-ahead skips 'llama.cpp' and every English word without building a match for it.
+_TOKEN = re.compile(r"[A-Za-z](?<![A-Za-z0-9_/\\.@#-][A-Za-z])(?:(?<=[A-Z])|(?=[a-z]*(?:[-.][a-z]+)*[-.]?[A-Z0-9]))"
+                    r"[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
+# a checkpoint id 'Org/Name': an organisation without digits, a name that holds one
+_ID = re.compile(r"(?<![\w/\\.@#-])([A-Za-z][A-Za-z_-]{1,38}[A-Za-z])/([A-Za-z][A-Za-z0-9]*(?:[-._][A-Za-z0-9]+)*)"
+                 r"(?![\w/\\@-]|\.[A-Za-z0-9])")
+_DIGIT = re.compile(r"\d")
+_SEP = re.compile(r"[-._ ]")
+# inside a part, where CamelCase starts a new word: 'HiCache' -> 'Hi', 'Cache'; 'vLLM' -> 'v', 'LLM'
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
+_INNER_UPPER = re.compile(r"[A-Za-z][A-Z]")
+# the generation right after a model family's name: 'Qwen3-32B' -> ('qwen', '3', '32b')
+_GENERATION = re.compile(r"([a-z]+)[-_]?(\d+(?:\.\d+)?)?(?:[-_](.*))?$")
+_FILE_EXT = re.compile(r"\.(?:md|mdx|py|ya?ml|json|txt|html?|csv|sh|toml|cfg|ipynb|pdf|png|jpe?g|svg|gif)$", re.I)
+_PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
+MIN_LEN = 3          # shorter tokens are never compared
+
+
+@dataclass(slots=True)
+class Name:
+    """One name as written in the document."""
+    surface: str
+    start: int
+    end: int
+    line: int
+    col: int
+    block: Optional[int] = None      # None when read from inline code
+    org: str = ""                    # 'Qwen' of the checkpoint id 'Qwen/Qwen3-32B'
+    code: bool = False               # read from inline code
+    title: str = ""                  # the arXiv id whose title (as the document gives it) holds it
+
+
+@dataclass
+class Form:
+    """One spelling of a name and what comparing it with another spelling needs."""
+    surface: str                     # as written ('Qwen/Qwen3-32B', 'SpecInfr')
+    flat: str                        # lower-cased, without '-', '.', '_', ' ' ('qwen/qwen332b')
+    digits: str                      # its digits in order ('33 2' -> '332')
+    parts: tuple                     # lower-cased parts between separators
+    words: tuple = ()                # the parts cut where CamelCase starts a word ('hi', 'cache')
+    capitals: frozenset = frozenset()    # the words written in capitals ('nccl' of 'NCCL-tests')
+    org: str = ""                    # organisation of a checkpoint id, lower-cased
+    name: str = ""                   # the id's name part ('Qwen3-32B'), or the text
+    family: str = ""                 # leading letters of the name ('qwen')
+    generation: str = ""             # the version after the family ('3', '2.5', '')
+    rest: str = ""                   # what follows the generation ('32b')
+    shape: str = "name"              # 'name' | 'word' | 'lower' (see _shape)
+    known: str = ""                  # the vocabulary's spelling of this name, if it is one
+    checkpoint: bool = False         # a published checkpoint id (names.yaml checkpoints)
+    file_like: bool = False          # ends like a file name ('config.json')
+    plural_of: str = ""              # flat form it is the plural of, when it ends in s/es
+
+
+@dataclass
+class Title:
+    """A title the document gives an arXiv id."""
+    ref: str                         # the id ('2610.04412')
+    surface: str                     # as written
+    start: int
+    line: int
+    col: int
+    via: str                         # 'table' | 'link' | 'line'
+    norm: str = ""                   # lower-cased, notes in brackets and punctuation dropped
+    words: frozenset = frozenset()   # its distinctive words (no stop words)
+
+
+@dataclass
+class DocumentNames:
+    names: list = field(default_factory=list)       # list[Name], in text order
+    by_surface: dict = field(default_factory=dict)  # spelling -> its Names, in text order
+    forms: dict = field(default_factory=dict)       # spelling -> Form
+    titles: dict = field(default_factory=dict)      # arXiv id -> list[Title], in text order
+
+
+def read(analysis) -> DocumentNames:
+    """The names and titles of ``analysis.document`` (computed once, kept on the analysis)."""
+    got = getattr(analysis, "names", None)
+    if got is None:
+        got = read_document(analysis.document)
+        analysis.names = got
+    return got
+
+
+def read_document(doc) -> DocumentNames:
+    vocab = vocabulary()
+    out = DocumentNames()
+    out.names = _names(doc, vocab)
+    for n in out.names:
+        seen = out.by_surface.get(n.surface)
+        if seen is None:
+            out.by_surface[n.surface] = [n]
+            out.forms[n.surface] = form(n.surface, n.org, vocab)
+        else:
+            seen.append(n)
+    out.titles = _titles(doc)
+    if out.titles:
+        _mark_titled(out)
+    return out
+
+
+def _mark_titled(out):
+    """Each name inside a title the document gives an arXiv id records that id (titles are
+    merged into disjoint ranges first: a link's text inside a table's title cell is one range)."""
+    ranges = []
+    for s_, e_, ref in sorted((t.start, t.start + len(t.surface), t.ref) for ts in out.titles.values() for t in ts):
+        if ranges and s_ < ranges[-1][1]:
+            ranges[-1][1] = max(ranges[-1][1], e_)
+        else:
+            ranges.append([s_, e_, ref])
+    starts = [r[0] for r in ranges]
+    for n in out.names:
+        k = bisect.bisect_right(starts, n.start) - 1
+        if k >= 0 and n.start < ranges[k][1]:
+            n.title = ranges[k][2]
+
+
+# ---------------------------------------------------------------- names
+
+def _unmasked(b):
+    """(start, end) pieces of a block outside its masked ranges."""
+    pos = b.start
+    for s, e in b.masked:
+        if s > pos:
+            yield pos, s
+        pos = max(pos, e)
+    if pos < b.end:
+        yield pos, b.end
+
+
+def _names(doc, vocab) -> list:
+    text = doc.text
+    starts = doc.line_starts
+    last = len(starts) - 1
+    out = []
+    li = 0          # the tokens come in text order: their line is found by walking forward
+    for bi, b in enumerate(doc.blocks):
+        if b.kind not in _PROSE:
+            continue
+        for s, e in _unmasked(b):
+            if text.find("/", s, e) >= 0:
+                for m in _ID.finditer(text, s, e):
+                    if _DIGIT.search(m.group(2)):
+                        ms = m.start()
+                        while li < last and starts[li + 1] <= ms:
+                            li += 1
+                        out.append(Name(m.group(0), ms, m.end(), li + 1, ms - starts[li] + 1, bi, m.group(1)))
+            for m in _TOKEN.finditer(text, s, e):
+                tok = m.group()
+                if len(tok) < MIN_LEN:
+                    continue
+                ms = m.start()
+                while li < last and starts[li + 1] <= ms:
+                    li += 1
+                out.append(Name(tok, ms, m.end(), li + 1, ms - starts[li] + 1, bi, ""))
+    # a checkpoint id is usually written as code: `Qwen/Qwen3-32B`
+    for r in doc.code:
+        if r.kind != "inline" or text.find("/", r.start, r.end) < 0:
+            continue
+        for m in _ID.finditer(text, r.start, r.end):
+            if _DIGIT.search(m.group(2)):
+                line, col = doc.line_col(m.start())
+                out.append(Name(m.group(0), m.start(), m.end(), line, col, None, m.group(1), True))
+    out.sort(key=lambda n: n.start)
+    return out
+
+
+# ---------------------------------------------------------------- forms
+
+def flatten(s: str) -> str:
+    """Lower-cased without '-', '.', '_' and spaces: the spellings of one name compare equal."""
+    return _SEP.sub("", s).lower()
+
+
+def form(text: str, org: str = "", vocab: Optional[dict] = None) -> Form:
+    """The Form of one spelling (shared between documents: a corpus repeats its names)."""
+    if vocab is None or vocab is vocabulary():
+        return _form(text, org)
+    return _make_form(text, org, vocab)
+
+
+@lru_cache(maxsize=16384)
+def _form(text: str, org: str) -> Form:
+    return _make_form(text, org, vocabulary())
+
+
+def _make_form(text: str, org: str, vocab: dict) -> Form:
+    name = text.split("/", 1)[1] if org else text
+    low = name.lower()
+    f = Form(surface=text, flat=flatten(text), digits="".join(ch for ch in text if ch.isdigit()),
+             parts=tuple(p for p in _SEP.split(low) if p), org=org.lower(), name=name)
+    cased = [w for p in _SEP.split(name) if p for w in _CAMEL.split(p) if w]
+    f.words = tuple(w.lower() for w in cased)
+    f.capitals = frozenset(w.lower() for w in cased if len(w) >= 2 and w.isupper())
+    g = _GENERATION.match(low)
+    if g:
+        f.family, f.generation, f.rest = g.group(1), g.group(2) or "", g.group(3) or ""
+    else:
+        f.family, f.rest = "", low
+    f.shape = _shape(name)
+    f.known = vocab["known"].get(text.lower() if not org else "", "") or vocab["known"].get(low, "")
+    if org:
+        f.checkpoint = _is_checkpoint(f.org, low, vocab)
+    f.file_like = bool(_FILE_EXT.search(text))
+    for suffix in ("es", "s"):
+        if low.endswith(suffix) and len(low) > len(suffix) + 2:
+            f.plural_of = f.plural_of or flatten(low[:-len(suffix)])
+    return f
+
+
+def _shape(name: str) -> str:
+    """'name' when the spelling itself says it is a name: a digit beside letters ('Grok-1'),
+    a capital inside it ('SpecInfer', 'vLLM'), or an acronym of four letters or more
+    ('TTFT'); 'lower' for a lower-case word; 'word' for any other ('Triton', 'Tokens')."""
+    if name.islower():
+        return "lower"
+    if _DIGIT.search(name) and _TWO_LETTERS.search(name):
+        return "name"
+    if name.isupper():
+        return "name" if len(name) >= 4 else "word"
+    return "name" if _INNER_UPPER.search(name) else "word"
+
+
+def _is_checkpoint(org: str, name: str, vocab) -> bool:
+    listed = vocab["checkpoints"].get(org)
+    if not listed:
+        return False
+    if name in listed:
+        return True
+    # a listed checkpoint with a suffix: 'qwen3-32b-fp8', 'llama-2-7b-chat-hf'
+    k = name.rfind("-")
+    while k > 0:
+        if name[:k] in listed:
+            return True
+        k = name.rfind("-", 0, k)
+    return False
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> dict:
+    """known: lower-cased spelling -> the vocabulary's spelling (names.yaml names, the systems
+    and hardware of entities.yaml); checkpoints: org -> set of lower-cased names."""
+    data = load("names.yaml")
+    ents = load("entities.yaml")
+    known = {}
+    for n in data.get("names") or ():
+        known.setdefault(str(n).lower(), str(n))
+    for group in ("systems", "hardware"):
+        for canon, aliases in (ents.get(group) or {}).items():
+            for a in [canon, *(aliases or [])]:
+                # entities.yaml keys are ids ('vllm'); its first alias is the spelling
+                spelled = str((aliases or [canon])[0])
+                known.setdefault(str(a).lower(), spelled)
+    checkpoints = {str(org).lower(): {str(n).lower() for n in names or ()}
+                   for org, names in (data.get("checkpoints") or {}).items()}
+    return {"known": known, "checkpoints": checkpoints}
+
+
+ENGLISH = "english_words.txt"
+
+
+class SortedWords:
+    """Membership in a sorted word file without building a set: the file is read as one
+    string (a fraction of a millisecond) and a word is found by bisection over its lines,
+    so a document that asks about three words does not pay for 44,000."""
+
+    def __init__(self, path: str):
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        i = 0
+        while text.startswith("#", i):          # the header's comment lines
+            i = text.index("\n", i) + 1
+        self.text, self.lo = text, i
+
+    def __contains__(self, word: str) -> bool:
+        text = self.text
+        lo, hi = self.lo, len(text)         # invariant: lo is a line start, hi an offset past it
+        while lo < hi:
+            mid = (lo + hi) // 2
+            start = text.rfind("\n", lo, mid) + 1 or lo
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            here = text[start:end]
+            if here == word:
+                return True
+            if here < word:
+                lo = end + 1
+            else:
+                hi = start
+        return False
+
+
+@lru_cache(maxsize=1)
+def _english() -> SortedWords:
+    return SortedWords(os.path.join(DATA_DIR, ENGLISH))
+
+
+def is_english(word: str) -> bool:
+    """Is ``word`` (any case) a common English word?  The list is loaded on the first question:
+    only a document with two spellings to tell apart asks one."""
+    return word.lower() in _english()
+
+
+# ---------------------------------------------------------------- titles
+
+_TITLE_COL = re.compile(r"标题|题目|论文|title|paper", re.I)
+_LINE_TITLE = re.compile(r"(?:^|[·•|#]\s*)([^·•|#（(\[\]]{6,200}?)\s*[（(]\s*arxiv\s*[:：]?\s*$", re.I)
+_NOTE = re.compile(r"[（(][^）)]*[）)]")
+_SPACES = re.compile(r"\s+")
+_WORDS = re.compile(r"[a-z][a-z0-9-]{2,}")
+_TITLE_STOP = {"the", "and", "for", "with", "via", "from", "into", "using", "based", "towards", "llm", "llms",
+               "large", "language", "model", "models", "inference", "efficient", "serving", "fast", "new"}
+
+
+def norm_title(t: str) -> str:
+    """A title lower-cased, its notes in brackets and punctuation other than '-' and ':' dropped."""
+    t = _NOTE.sub(" ", t)
+    t = "".join(ch for ch in t if unicodedata.category(ch)[0] in "LNZ" or ch in "-: ")
+    return _SPACES.sub(" ", t).strip(" -:").lower()
+
+
+def _title(ref, text, start, doc, via) -> Title:
+    line, col = doc.line_col(start)
+    n = norm_title(text)
+    words = frozenset(w for w in _WORDS.findall(n) if w not in _TITLE_STOP)
+    return Title(ref, text, start, line, col, via, n, words)
+
+
+def _titles(doc) -> dict:
+    out: dict = {}
+    for r in doc.references:
+        if r.kind != "arxiv" or r.block is None:
+            continue
+        b = doc.blocks[r.block]
+        got = None
+        if b.table is not None and b.row is not None:
+            got = _table_title(doc, r, b)
+        if got is None:
+            got = _link_title(doc, r, b) or _line_title(doc, r, b)
+        if got is not None:
+            out.setdefault(r.ref, []).append(got)
+    for ts in out.values():
+        ts.sort(key=lambda t: t.start)
+    return out
+
+
+def _table_title(doc, r, b):
+    """The title column of the row that holds the id (a cell other than the id's own)."""
+    t = doc.tables[b.table]
+    cols = [c.column for c in t.header if _TITLE_COL.search(c.text)]
+    if not cols:
+        return None
+    row = next((rw for rw in t.rows if rw.index == b.row), None)
+    if row is None:
+        return None
+    for c in row.cells:
+        if c.column in cols and c.column != b.cell and c.text and r.ref not in c.text:
+            return _title(r.ref, c.text, c.start, doc, "table")
+    return None
+
+
+def _link_title(doc, r, b):
+    """'[Title](https://arxiv.org/abs/ID)': the id sits in a masked link target '](…)'."""
+    text = doc.text
+    for s, e in b.masked:
+        if s <= r.start < e and text.startswith("](", s):
+            k = text.rfind("[", b.start, s)
+            if k >= 0 and 3 <= s - k - 1 <= 200 and text.find("\n", k, s) < 0:
+                return _title(r.ref, text[k + 1:s], k + 1, doc, "link")
+    return None
+
+
+def _line_title(doc, r, b):
+    """'Title（arXiv:ID…）' in a heading, an entry or a line."""
+    lo = max(b.start, r.start - 400)          # a title is at most 200 characters
+    head = doc.text[lo:r.start]
+    m = _LINE_TITLE.search(head)
+    if not m:
+        return None
+    t = m.group(1)
+    return _title(r.ref, t.strip(), lo + m.start(1) + len(t) - len(t.lstrip()), doc, "line")
+
+
+# ---------------------------------------------------------------- the English word list
+
+def english_words(frequencies: dict, min_count: int = 100) -> list:
+    """The words ``english_words.txt`` holds: alphabetic ASCII words of three letters or more
+    seen at least ``min_count`` times in the dictionary's frequency list."""
+    return sorted(w for w, c in frequencies.items()
+                  if c >= min_count and len(w) >= 3 and w.isascii() and w.isalpha() and w.islower())
+
+
+def _write_english():      # pragma: no cover - run by hand (needs pyspellchecker)
+    from spellchecker import SpellChecker
+    words = english_words(SpellChecker(language="en").word_frequency.dictionary)
+    path = os.path.join(DATA_DIR, ENGLISH)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("# Common English words (pyspellchecker's English frequency list, words seen 100 times\n"
+                 "# or more): a word here beside a name one edit away is a word, not a misspelling.\n"
+                 "# Generated by `python -m claims.names`; do not edit.\n")
+        for w in words:
+            fh.write(w + "\n")
+    print(f"{path}: {len(words)} words")
+
+
+if __name__ == "__main__":
+    _write_english()
