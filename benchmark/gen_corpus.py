@@ -9,7 +9,19 @@ contradiction of that fact's other statements. Facts sharing a key under differe
 conditions are only "not comparable". The manifest (manifest.json) lists every
 planted figure with its file and line, for the recall check.
 
-    python benchmark/gen_corpus.py OUT_DIR --files 1000 --claims-per-file 10 --seed 7
+Two shapes:
+
+- ``project`` (default): five metrics over many subjects, ~300 claim keys, a fact restated
+  ~8 times — the corpus the README's first figures were measured on;
+- ``skewed``: what a real archive looks like — one metric for six systems (6 claim keys),
+  each measured on five hardware pools (8×H100 and 4×H100 among them) with five models
+  under three loads, each load written with a different descriptor (a dataset: ShareGPT;
+  a traffic pattern: long-prompt batches; a concurrency: 64 concurrent requests), so a key
+  holds ~1/6 of the corpus's figures and thousands of restatements of each of its 75
+  setups. Figures under different loads are not comparable; only planted figures
+  contradict.
+
+    python benchmark/gen_corpus.py OUT_DIR --files 1000 --claims-per-file 10 --seed 7 [--shape skewed]
 """
 from __future__ import annotations
 
@@ -46,6 +58,15 @@ TEMPLATES = {
         "lead": "- {s} 相比 {b} 领先 {v}%（{c}）。",
     },
 }
+# The skewed shape: six systems, hardware pools (GPU counts differ), models, and one load
+# written three ways (the descriptor names the facet: dataset, workload, concurrency).
+SKEW_SYSTEMS = SYSTEMS[:6]
+SKEW_HARDWARE = ["8×H100", "4×H100", "H200", "A100 80GB", "B200"]
+SKEW_MODELS = MODELS[:5]
+SKEW_LOADS = {"en": ["ShareGPT", "long-prompt batches", "64 concurrent requests"],
+              "zh": ["ShareGPT", "长 prompt 批处理", "并发 64"]}
+SHAPES = ("project", "skewed")
+
 FILLER = {
     "en": ["Nothing else changed in the serving stack this week.",
            "The team will re-run the numbers after the next release.",
@@ -107,22 +128,48 @@ def make_facts(n_facts: int, rng: random.Random) -> list:
     return facts
 
 
+def make_skewed_facts(rng: random.Random) -> list:
+    """Every (system, hardware, model, load) cell of the skewed shape, one metric."""
+    facts = []
+    for s in SKEW_SYSTEMS:
+        for hw in SKEW_HARDWARE:
+            for m in SKEW_MODELS:
+                for load in range(len(SKEW_LOADS["en"])):
+                    facts.append({"metric": "throughput", "subject": s, "baseline": None,
+                                  "conditions": (hw, m, load), "value": _true_value("throughput", rng)})
+    return facts
+
+
+def _conditions(lang: str, fact: dict) -> list:
+    c = list(fact["conditions"])
+    if isinstance(c[-1], int):            # the skewed shape: the load in the file's language
+        c[-1] = SKEW_LOADS[lang][c[-1]]
+    return c
+
+
 def _line(lang: str, fact: dict, value: float) -> str:
     sep = "，" if lang == "zh" else ", "
     return TEMPLATES[lang][fact["metric"]].format(
-        s=fact["subject"], b=fact["baseline"], v=_fmt(fact["metric"], value), c=sep.join(fact["conditions"]))
+        s=fact["subject"], b=fact["baseline"], v=_fmt(fact["metric"], value), c=sep.join(_conditions(lang, fact)))
 
 
 def generate(out: Path, files: int = 1000, claims_per_file: int = 10, facts: int | None = None,
-             planted: int | None = None, seed: int = 7) -> dict:
+             planted: int | None = None, seed: int = 7, shape: str = "project") -> dict:
     """Write the corpus under ``out`` (emptied first) and return the manifest."""
+    if shape not in SHAPES:
+        raise ValueError(f"shape must be one of {SHAPES}")
     rng = random.Random(seed)
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
-    n_facts = facts or max(20, files * claims_per_file // 8)      # ~8 statements per fact
-    n_planted = planted if planted is not None else max(1, files // 20)
-    fact_list = make_facts(n_facts, rng)
+    if shape == "skewed":
+        fact_list = make_skewed_facts(rng)
+        n_facts = len(fact_list)
+        n_planted = planted if planted is not None else max(1, files // 200)
+    else:
+        n_facts = facts or max(20, files * claims_per_file // 8)      # ~8 statements per fact
+        n_planted = planted if planted is not None else max(1, files // 20)
+        fact_list = make_facts(n_facts, rng)
     total = files * claims_per_file
     # every statement slot gets a fact; the first n_facts slots cover every fact once
     slots = list(range(n_facts)) + [rng.randrange(n_facts) for _ in range(total - n_facts)]
@@ -139,7 +186,7 @@ def generate(out: Path, files: int = 1000, claims_per_file: int = 10, facts: int
         if count[f] < 1:
             planted_slots.discard(i)
     start = date(2025, 1, 1)
-    manifest = {"seed": seed, "files": files, "claims": total, "facts": n_facts,
+    manifest = {"seed": seed, "shape": shape, "files": files, "claims": total, "facts": n_facts,
                 "keys": len({(f["metric"], f["subject"], f["baseline"]) for f in fact_list}),
                 "planted": []}
     folders = ["briefings", "inbox/amy", "inbox/lee", "knowledge"]
@@ -180,8 +227,9 @@ def main(argv=None) -> int:
     ap.add_argument("--facts", type=int, default=None, help="distinct facts (default: claims/8)")
     ap.add_argument("--planted", type=int, default=None, help="planted contradictions (default: files/20)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--shape", choices=SHAPES, default="project")
     a = ap.parse_args(argv)
-    m = generate(a.out, a.files, a.claims_per_file, a.facts, a.planted, a.seed)
+    m = generate(a.out, a.files, a.claims_per_file, a.facts, a.planted, a.seed, a.shape)
     print(f"{m['files']} files, {m['claims']} claims, {m['facts']} facts over {m['keys']} keys, "
           f"{len(m['planted'])} planted contradictions -> {a.out}")
     return 0

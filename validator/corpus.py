@@ -13,10 +13,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable, Optional
 
-from .facts import Statement, claim_key, keyed_claims, statements
-
-LEDGER_APPROX_REL = 0.1     # validator.ledger.LEDGER_APPROX_REL (not imported: sqlite only when used)
-
+from .caches import Caches
+from .facts import LEDGER_APPROX_REL, Statement, claim_key, keyed_claims, statements
 from .paths import markdown_files
 
 
@@ -24,13 +22,15 @@ class Corpus:
     """Corpus roots, their analysed files (lazily) and a claim index by key."""
 
     def __init__(self, roots, analyze: Callable, errors: Optional[list] = None, ledger="auto",
-                 defer_ledger: bool = False):
+                 defer_ledger: bool = False, caches: Optional[Caches] = None):
         """``analyze(path) -> Analysis`` (raises ``InputError`` for a bad file, recorded in
         ``errors`` once, and the file is left out). ``ledger``: "auto" keeps the corpus's
         claims in its claim ledger (validator/ledger.py: re-extracts only changed files,
         in parallel), None analyses every corpus file in memory. ``defer_ledger``: the
         ledger rows of the files shared with ``add(from_file=True)`` are stored when the
-        caller calls ``flush_ledger``, not when the index is built."""
+        caller calls ``flush_ledger``, not when the index is built. ``caches``: the run's
+        (validator/caches.py), shared with the ledger and the rules' contexts."""
+        self.caches = caches if caches is not None else Caches()
         self._ledger = ledger
         self._defer = defer_ledger
         self.roots = [str(r) for r in roots]
@@ -38,7 +38,7 @@ class Corpus:
         self._analyses: dict = {}       # realpath -> Analysis | None
         self._display: dict = {}        # realpath -> path as listed under its root
         self._index = None
-        self._groups: dict = {}         # (key, approx_rel) -> [(Statement, [(path, real, claim)])]
+        self._groups: dict = {}         # (key, approx_rel) -> [(Statement, Members)]
         self.errors = errors if errors is not None else []
         self._files = None
         self._full: set = set()         # realpaths whose full analysis was shared with add()
@@ -99,7 +99,7 @@ class Corpus:
         if self._ledger == "auto":
             try:
                 from .ledger import CorpusIndex
-                self._ledger = CorpusIndex(self.roots)
+                self._ledger = CorpusIndex(self.roots, caches=self.caches)
             except Exception as e:  # noqa: BLE001 - never fail a check over the cache
                 self.errors.append(f"claim ledger unavailable ({e}); analysing the corpus in memory")
                 self._ledger = None
@@ -154,7 +154,7 @@ class Corpus:
             self._build_index()
         keys = set()
         for a in analyses:
-            keys.update(keyed_claims(a))
+            keys.update(keyed_claims(a, self.caches))
         for key in sorted(keys):
             self.statement_groups(key, LEDGER_APPROX_REL)
 
@@ -216,34 +216,101 @@ class Corpus:
         return [(p, c) for p, real, c in items if real != ex]
 
     def statement_groups(self, key: str, approx_rel: float = 0.1) -> list:
-        """Distinct statements of ``key`` across the corpus: [(Statement, [(path, real, claim)])].
+        """Distinct statements of ``key`` across the corpus: [(Statement, Members)], in the
+        order the corpus first states them (``Members``: the files stating each).
 
         Honest restatements of one figure (same value, conditions and phase) collapse into
-        one group, so a check compares a claim with each distinct statement once instead
-        of with every file that repeats it."""
+        one statement, so a check compares a claim with each distinct statement once instead
+        of with every file that repeats it. A figure without a setup states nothing a
+        check can compare and is left out."""
         ck = (key, approx_rel)
         if ck in self._groups:
             return self._groups[ck]
         if self._index is None:
             self._build_index()
+        if isinstance(self._index, _LedgerKeyIndex):
+            if approx_rel == LEDGER_APPROX_REL:
+                out = self._index.statement_groups(key)
+            else:       # statements the ledger did not store: from each file's claims
+                out = self._groups_of(self._index.files_of(key), key, approx_rel)
+        else:
+            out = self._groups_of(self._index.get(key, []), key, approx_rel)
+        self._groups[ck] = out
+        return out
+
+    def _groups_of(self, entries, key, approx_rel) -> list:
+        """Statement groups of [(path, real, claim)] entries (in corpus order)."""
         groups: dict = {}
-        for p, real, c in self._index.get(key, []):
-            pre = getattr(c, "_caveat_ledger", None)      # from the claim ledger: no file load
-            if pre is not None and approx_rel == LEDGER_APPROX_REL:
-                st = Statement(c, key, pre[0], pre[1], approx_rel)
-            else:
-                # the index already holds the real path: no realpath per claim
-                a = self._analyses[real] if real in self._analyses else self.analysis(p)
-                st = statements(a, approx_rel).get(id(c)) if a is not None else None
-            if st is None:
+        for p, real, c in entries:
+            a = self._analyses[real] if real in self._analyses else self.analysis(p)
+            st = statements(a, approx_rel, self.caches).get(id(c)) if a is not None else None
+            if st is None or not st.conds:
                 continue
             g = groups.get(st.sig)
             if g is None:
                 groups[st.sig] = g = (st, [])
             g[1].append((p, real, c))
-        out = list(groups.values())
-        self._groups[ck] = out
-        return out
+        return [(st, Members.of_entries(entries)) for st, entries in groups.values()]
+
+
+class Members:
+    """The corpus files stating one statement, in corpus order, with their claims of it.
+
+    Built from the claim ledger, it reads nothing until asked: which files state the
+    statement (``reals``, ``entries``) is one index-only query, and the claims are read
+    file by file as far as a caller iterates (the few a finding shows as evidence)."""
+    __slots__ = ("_slots", "_reals", "_load", "_fetch", "first_order")
+
+    def __init__(self, slots: Optional[list] = None, loader=None):
+        # slots: [path, real, claims or None (to fetch)] per file, in order; or loader =
+        # (load() -> [(order, slot)], fetch(path) -> claims) to read them when first asked
+        self._load, self._fetch = loader if loader is not None else (None, None)
+        self._slots = slots
+        self._reals = None
+        self.first_order = None
+
+    @classmethod
+    def of_entries(cls, entries) -> "Members":
+        slots: list = []
+        for p, real, c in entries:
+            if slots and slots[-1][0] == p:
+                slots[-1][2].append(c)
+            else:
+                slots.append([p, real, [c]])
+        return cls(slots)
+
+    @property
+    def slots(self) -> list:
+        if self._slots is None:
+            got = self._load()
+            self.first_order = got[0][0] if got else None
+            self._slots = [slot for _, slot in got]
+        return self._slots
+
+    @property
+    def reals(self) -> frozenset:
+        """The real paths of the files stating the statement."""
+        if self._reals is None:
+            self._reals = frozenset(sl[1] for sl in self.slots)
+        return self._reals
+
+    def entries(self, only=None, skip=None):
+        """(path, real path, claim) of the files whose real path is in ``only`` (all when
+        None) and not in ``skip``, in order."""
+        for sl in self.slots:
+            real = sl[1]
+            if (only is not None and real not in only) or (skip is not None and real in skip):
+                continue
+            if sl[2] is None:
+                sl[2] = self._fetch(sl[0])
+            for c in sl[2]:
+                yield sl[0], real, c
+
+    def __iter__(self):
+        return self.entries()
+
+    def __len__(self) -> int:
+        return len(self.slots)
 
 
 def _realpath_file(p: str, dirs: dict) -> str:
@@ -284,6 +351,107 @@ class _LedgerKeyIndex(dict):
             self._full_n = len(full)
         return self._full_set
 
+    def _memory_files(self) -> dict:
+        """Claim key -> [(ledger path, caller path, real path, analysis, {id(claim): its index})]
+        of the files whose claims come from this run's analyses (analysed in full, or with
+        rows put off)."""
+        full = self._full_paths()
+        if getattr(self, "_mem_n", -1) != len(full):
+            caches = self._corpus.caches
+            got: dict = {}
+            for p in sorted(full | set(self._pending)):
+                real = self._real.get(p) or os.path.realpath(p)
+                a = self._corpus._analyses.get(real)
+                if a is None:
+                    continue
+                lkey = self._pending.get(p) or self._led.ledger_path(p)
+                pos = {id(c): i for i, c in enumerate(a.claims)}      # a claim's place in its file
+                for k in keyed_claims(a, caches):
+                    got.setdefault(k, []).append((lkey, p, real, a, pos))
+            self._mem, self._mem_n = got, len(full)
+        return self._mem
+
+    def statement_groups(self, key) -> list:
+        """[(Statement, Members)] of ``key``: the ledger's stored statements (one grouped
+        query, a row per statement), merged with those of the files this run analysed, in
+        corpus order (ledger path, then position in the file). Which files state a ledger
+        statement is read only when a check asks (``Members``)."""
+        caches = self._corpus.caches
+        skip = self._full_paths() | set(self._pending)
+        memory: dict = {}       # sig -> [(order, slot)] of this run's files
+        known: dict = {}        # sig -> Statement made by this run
+        for lkey, p, real, a, pos in self._memory_files().get(key, ()):
+            st_all = statements(a, LEDGER_APPROX_REL, caches)
+            mine: dict = {}
+            for c in keyed_claims(a, caches)[key]:
+                st = st_all.get(id(c))
+                if st is None or not st.conds:
+                    continue
+                sig = st.sig_id
+                if sig not in mine:
+                    mine[sig] = ((lkey, pos[id(c)]), [p, real, []])
+                    known.setdefault(sig, st)
+                mine[sig][1][2].append(c)
+            for sig, slot in mine.items():
+                memory.setdefault(sig, []).append(slot)
+        out = []
+        for sig, lpath, idx, c, phase, eff in self._led.statement_firsts(key):
+            mem = memory.pop(sig, [])
+            members = Members(None, self._loader(key, sig, skip, mem))
+            p = self._led._back.get(lpath)
+            if p is None or p in skip:
+                # the first stored figure is not this corpus's, or its file is read in this
+                # run: the statement starts where its first remaining figure is
+                slots = members.slots
+                if not slots:
+                    continue
+                order = members.first_order
+                st = known.get(sig)
+                if st is None:
+                    first = next(members.entries())
+                    got = self._led.statement_claims(key, sig, first[0])
+                    c, phase, eff = got[0]
+                    st = Statement(c, key, phase, eff, LEDGER_APPROX_REL)
+            else:
+                order = min([(lpath, idx)] + [o for o, _ in mem])
+                st = known.get(sig) if order != (lpath, idx) else None
+                if st is None:
+                    st = Statement(c, key, phase, eff, LEDGER_APPROX_REL)
+            out.append((order, st, members))
+        for sig, mem in memory.items():          # stated only by this run's files
+            mem.sort(key=lambda x: x[0])
+            out.append((mem[0][0], known[sig], Members([s for _, s in mem])))
+        out.sort(key=lambda t: t[0])
+        return [(st, m) for _, st, m in out]
+
+    def _loader(self, key, sig, skip, memory):
+        """What ``Members`` reads when asked: the stored files stating ``sig`` (less those read
+        in this run), with this run's own, in ledger order."""
+        def load():
+            slots = [((lpath, idx), [p, self._real.get(p) or os.path.realpath(p), None])
+                     for lpath, p, idx in self._led.statement_paths(key, sig) if p not in skip]
+            slots += memory
+            slots.sort(key=lambda x: x[0])
+            return slots
+
+        def fetch(path):
+            return [c for c, _, _ in self._led.statement_claims(key, sig, path)]
+        return load, fetch
+
+    def files_of(self, key) -> list:
+        """(path, real, claim) of every claim with ``key``, the claims being those of each
+        file's analysis (the run's, or the ledger's ``LedgerAnalysis``)."""
+        caches = self._corpus.caches
+        out, seen = [], set()
+        for p, real, _ in self.get(key):
+            if p in seen:
+                continue
+            seen.add(p)
+            a = self._corpus._analyses.get(real) or self._corpus.analysis(p)
+            if a is not None:
+                out += [(p, real, c) for c in keyed_claims(a, caches).get(key, ())]
+        return out
+
     def get(self, key, default=None):
         if key not in self:
             out, done = [], set()
@@ -300,7 +468,7 @@ class _LedgerKeyIndex(dict):
                     out.append((p, real, c))
                 elif p not in done:
                     done.add(p)
-                    out += [(p, real, x) for x in keyed_claims(a).get(key, ())]
+                    out += [(p, real, x) for x in keyed_claims(a, self._corpus.caches).get(key, ())]
             if pending:
                 out = self._merge_pending(key, out)
             self[key] = out
@@ -312,7 +480,7 @@ class _LedgerKeyIndex(dict):
             got: dict = {}
             for p, lkey in self._pending.items():
                 a = self._corpus._analyses.get(self._real.get(p) or os.path.realpath(p))
-                for k in keyed_claims(a) if a is not None else ():
+                for k in keyed_claims(a, self._corpus.caches) if a is not None else ():
                     got.setdefault(k, []).append((lkey, p))
             self._pending_keys = got
         return self._pending_keys
@@ -335,7 +503,7 @@ class _LedgerKeyIndex(dict):
         for lkey, p in extra:
             real = self._real.get(p) or os.path.realpath(p)
             a = self._corpus._analyses.get(real)
-            segs.append((lkey, [(p, real, x) for x in keyed_claims(a)[key]]))
+            segs.append((lkey, [(p, real, x) for x in keyed_claims(a, self._corpus.caches)[key]]))
         segs.sort(key=lambda s: s[0])
         return [e for _, es in segs for e in es]
 

@@ -12,26 +12,25 @@ from __future__ import annotations
 from .facts import norm_text, values_agree
 
 
-def _index(analysis) -> tuple:
+def _index(analysis, caches=None) -> tuple:
     """(warnings blocks, claims by (line, col), claims by (line, surface)), built once per
-    document: rebuilding them for every finding made a file with thousands of findings
-    cost findings x blocks."""
-    idx = getattr(analysis, "_caveat_coverage", None)
+    document (kept in the run's ``caches``): rebuilding them for every finding made a file
+    with thousands of findings cost findings x blocks."""
+    doc = caches.of(analysis) if caches is not None else None
+    idx = doc.coverage if doc is not None else None
     if idx is None:
         by_pos, by_surface = {}, {}
         for c in analysis.claims:
             by_pos.setdefault((c.line, c.col), c)
             by_surface.setdefault((c.line, c.surface), c)
         idx = ([b for b in analysis.document.blocks if b.role == "warnings"], by_pos, by_surface)
-        try:
-            analysis._caveat_coverage = idx
-        except AttributeError:  # pragma: no cover
-            pass
+        if doc is not None:
+            doc.coverage = idx
     return idx
 
 
-def _claim_at(finding, analysis):
-    _blocks, by_pos, by_surface = _index(analysis)
+def _claim_at(finding, analysis, caches=None):
+    _blocks, by_pos, by_surface = _index(analysis, caches)
     return by_pos.get((finding.line, finding.col)) or by_surface.get((finding.line, finding.surface))
 
 
@@ -43,10 +42,11 @@ def _entry_groups(doc, blocks) -> list:
     return list(groups.values())
 
 
-def covered(finding, analysis) -> bool:
-    """True when the warnings section of ``analysis`` already names what ``finding`` is about."""
+def covered(finding, analysis, caches=None) -> bool:
+    """True when the warnings section of ``analysis`` already names what ``finding`` is about
+    (``caches``: the run's, validator/caches.py)."""
     doc = analysis.document
-    blocks = _index(analysis)[0]
+    blocks = _index(analysis, caches)[0]
     if not blocks:
         return False
     text = "\n".join(b.text for b in blocks)
@@ -60,7 +60,7 @@ def covered(finding, analysis) -> bool:
                    and doc.blocks[r.block].role == "warnings" for r in doc.references)
     if surface and len(norm_text(surface)) >= 2 and surface in text:
         return True
-    claim = _claim_at(finding, analysis)
+    claim = _claim_at(finding, analysis, caches)
     if claim is None:
         return bool(surface) and norm_text(surface) in norm_text(text) and len(norm_text(surface)) >= 4
     starts = [(b.start, b.end) for b in blocks]

@@ -12,11 +12,15 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from functools import lru_cache
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from . import arith
 
 _NORM = re.compile(r"[\W_]+", re.UNICODE)
+
+# The approx_rel with which each claim's statement is computed at extraction and stored in
+# the claim ledger (the contradiction rule's default); a rule with another value recomputes.
+LEDGER_APPROX_REL = 0.1
 
 # Facet values that carry no information about the setup.
 _EMPTY = {"", "none", "na", "n/a", "unknown", "unspecified"}
@@ -54,22 +58,20 @@ def _key(metric, subject, baseline) -> str:
     return "|".join((norm_text(metric), norm_text(subject), norm_text(baseline)))
 
 
-def keyed_claims(analysis) -> dict:
+def keyed_claims(analysis, caches=None) -> dict:
     """Claim key -> the analysis's claims with that key, in document order (claims without a
-    key left out). Cached on the analysis: read-only for callers."""
-    cached = getattr(analysis, "_caveat_keyed", None)
-    if cached is not None:
-        return cached
+    key left out). Kept in ``caches`` (validator/caches.py) when given: read-only for callers."""
+    doc = caches.of(analysis) if caches is not None else None
+    if doc is not None and doc.keyed is not None:
+        return doc.keyed
     g = defaultdict(list)
     for c in analysis.claims:
         k = claim_key(c)
         if k:
             g[k].append(c)
     out = dict(g)
-    try:
-        analysis._caveat_keyed = out
-    except AttributeError:  # pragma: no cover - slotted analysis
-        pass
+    if doc is not None:
+        doc.keyed = out
     return out
 
 
@@ -94,13 +96,30 @@ def evidence_of(claim, note: str, path: Optional[str] = None) -> dict:
 # ---------------------------------------------------------------- numbers
 
 def interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
-    """Cached on the claim (a run compares one claim with many): see ``_interval``."""
-    cache = claim.__dict__.get("_caveat_iv")
-    if cache is None:
-        cache = claim.__dict__["_caveat_iv"] = {}
-    if approx_rel not in cache:
-        cache[approx_rel] = _interval(claim, approx_rel)
-    return cache[approx_rel]
+    """See ``_interval``; memoized by the figure's values (a run compares one claim with many,
+    and a corpus restates the same figure thousands of times)."""
+    return _interval_of((claim.value, claim.low, claim.high, claim.base_value, claim.base_low,
+                         claim.base_high, claim.decimals, bool(claim.approx), claim.bound,
+                         claim.surface), approx_rel)
+
+
+class _Figure(NamedTuple):
+    """The values of a claim that decide its interval (hashable, for the memo)."""
+    value: Optional[float]
+    low: Optional[float]
+    high: Optional[float]
+    base_value: Optional[float]
+    base_low: Optional[float]
+    base_high: Optional[float]
+    decimals: Optional[int]
+    approx: bool
+    bound: Optional[str]
+    surface: Optional[str]
+
+
+@lru_cache(maxsize=131072)
+def _interval_of(values: tuple, approx_rel: float) -> Optional[tuple]:
+    return _interval(_Figure(*values), approx_rel)
 
 
 def _interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
@@ -131,18 +150,14 @@ def values_agree(a, b, approx_rel: float = 0.1) -> Optional[bool]:
 # ---------------------------------------------------------------- conditions
 
 def conditions_of(claim) -> dict:
-    """facet -> normalized value, for the facets that say something (cached on the claim;
-    treat the result as read-only)."""
-    cached = claim.__dict__.get("_caveat_conds")
-    if cached is not None:
-        return cached
+    """facet -> normalized value, for the facets that say something (a new dict per call;
+    each value is normalized once per process: ``norm_value``)."""
     out = {}
     for facet, cond in (claim.conditions or {}).items():
         v = cond.get("value") if isinstance(cond, dict) else getattr(cond, "value", cond)
         n = norm_value(v)
         if n not in _EMPTY:
             out[facet] = n
-    claim.__dict__["_caveat_conds"] = out
     return out
 
 
@@ -183,11 +198,75 @@ def same_facet_value(a: str, b: str) -> bool:
     return all(x in long_ for x in short)
 
 
+# Facets that together describe one aspect of a setup. A benchmark's load is written with
+# whichever descriptor its author had at hand: a dataset (ShareGPT), a traffic pattern
+# (prefix-heavy, long-prompt batches), a concurrency, prompt and output lengths, a request
+# rate, a batch size. Two figures whose load is described by different descriptors ("on
+# ShareGPT" vs "at 64 concurrent requests") were measured under loads nobody can match,
+# so they are not comparable; only the same descriptors with the same values are the same
+# load. Every facet outside a group (hardware with its GPU count, model, precision,
+# parallelism) is a group of its own.
+FACET_GROUPS = {
+    "load": ("workload", "dataset", "concurrency", "context_length", "output_length",
+                 "request_rate", "batch_size"),
+}
+_GROUP_OF = {f: g for g, facets in FACET_GROUPS.items() for f in facets}
+
+
 def compare_conditions(ca: dict, cb: dict) -> tuple:
-    """(shared_equal, differing facets) between two normalized condition dicts."""
-    shared = [f for f in ca if f in cb]
-    differ = [f for f in shared if not same_facet_value(ca[f], cb[f])]
-    return len(shared) - len(differ), differ
+    """(shared_equal, differing facets) between two normalized condition dicts.
+
+    A facet stated on one side only says nothing (the other figure may have been measured
+    the same way). A facet group (``FACET_GROUPS``) counts as one aspect: when both sides
+    describe it, it is equal only when they name the same descriptors with the same values;
+    a differing value is reported by its facet, different descriptors by the group's name."""
+    return _compare_conditions(tuple(sorted(ca.items())), tuple(sorted(cb.items())))
+
+
+@lru_cache(maxsize=65536)
+def _compare_conditions(ca: tuple, cb: tuple) -> tuple:
+    # a corpus states few distinct setups: each pair of them is compared once
+    b = dict(cb)
+    shared_eq, differ = 0, []
+    group_a = group_b = None         # facet group -> the facets of it each side states
+    for f, v in ca:
+        g = _GROUP_OF.get(f)
+        if g is not None:
+            group_a = group_a or {}
+            group_a.setdefault(g, set()).add(f)
+        elif f in b:
+            if same_facet_value(v, b[f]):
+                shared_eq += 1
+            else:
+                differ.append(f)
+    if group_a:
+        for f, _ in cb:
+            g = _GROUP_OF.get(f)
+            if g is not None:
+                group_b = group_b or {}
+                group_b.setdefault(g, set()).add(f)
+        a = dict(ca)
+        for g, fa in group_a.items():
+            fb = (group_b or {}).get(g)
+            if not fb:
+                continue
+            off = sorted(f for f in fa & fb if not same_facet_value(a[f], b[f]))
+            if off:
+                differ += off
+            elif fa != fb:
+                differ.append(g)
+            else:
+                shared_eq += 1
+    return shared_eq, tuple(differ)
+
+
+def describe_facet(conds: dict, facet: str) -> str:
+    """The text of ``facet`` in a normalized condition dict; for a facet group, its
+    descriptors ('dataset sharegpt', 'concurrency 64')."""
+    if facet in conds:
+        return conds[facet]
+    members = FACET_GROUPS.get(facet, ())
+    return ", ".join(f"{f.replace('_', ' ')} {conds[f]}" for f in members if f in conds)
 
 
 # ---------------------------------------------------------------- context
@@ -195,9 +274,12 @@ def compare_conditions(ca: dict, cb: dict) -> tuple:
 class Context:
     """What a kind sees: the current analysis, the corpus, the message language."""
 
-    def __init__(self, analysis, corpus=None, lang: Optional[str] = None, options=None):
+    def __init__(self, analysis, corpus=None, lang: Optional[str] = None, options=None, caches=None):
+        from .caches import Caches
         self.analysis = analysis
         self.corpus = corpus
+        # the run's caches (validator/caches.py), shared with the corpus and the ledger
+        self.caches = caches if caches is not None else Caches()
         doc = analysis.document
         self.lang = lang or (doc.lang if doc.lang in ("zh", "en") else "en")
         self.options = options
@@ -224,7 +306,7 @@ class Context:
     def groups(self) -> dict:
         """Claim key -> this document's claims with that key (claims without a key left out)."""
         if self._groups is None:
-            self._groups = keyed_claims(self.analysis)
+            self._groups = keyed_claims(self.analysis, self.caches)
         return self._groups
 
     def entry_of(self, claim):
@@ -274,16 +356,17 @@ class Context:
 
 # ---------------------------------------------------------------- derivations
 
-def phases(analysis) -> dict:
+def phases(analysis, caches=None) -> dict:
     """id(claim) -> the claim's place in a multi-figure statement, '' for a lone figure.
 
     The two sides of a change ('from A to B', 'A → B', ``Analysis.derivations`` of form
     'change') are 'from' and 'to' (before and after a change measure different states). Otherwise several figures with one claim key on one line
     ('306–327s → <1s', '16,200 and 9,000 tok/s') are tagged by position, 'i/n'.
-    Figures are compared only with figures of the same tag. Cached on the analysis."""
-    cached = getattr(analysis, "_caveat_phases", None)
-    if cached is not None:
-        return cached
+    Figures are compared only with figures of the same tag. Kept in ``caches`` when given
+    (a document read back from the claim ledger has its stored phases put there)."""
+    doc = caches.of(analysis) if caches is not None else None
+    if doc is not None and doc.phases is not None:
+        return doc.phases
     out = {}
     claims = analysis.claims
     lines = defaultdict(list)
@@ -299,10 +382,8 @@ def phases(analysis) -> dict:
         if d.form == "change" and len(d.operands) == 2:
             for c, tag in zip(d.operands, ("from", "to")):
                 out[id(c)] = tag
-    try:
-        analysis._caveat_phases = out
-    except AttributeError:  # pragma: no cover - slotted analysis
-        pass
+    if doc is not None:
+        doc.phases = out
     return out
 
 
@@ -352,29 +433,56 @@ def effective_conditions(claim, group, approx_rel: float = 0.1) -> dict:
 
 
 class Statement:
-    """One claim as the cross-document checks see it: key, phase, effective conditions."""
-    __slots__ = ("claim", "key", "phase", "conds", "sig")
+    """One claim as the cross-document checks see it: key, phase, effective conditions.
+
+    ``sig`` is what the claim states — phase, setup, unit, kind, admitted interval — so the
+    restatements of one figure share it; ``sig_id`` names it in the claim ledger, in its
+    exports and in the report (``statement_id``)."""
+    __slots__ = ("claim", "key", "phase", "conds", "sig", "interval")
 
     def __init__(self, claim, key, phase, conds, approx_rel):
         self.claim, self.key, self.phase, self.conds = claim, key, phase, conds
         iv = interval(claim, approx_rel)
+        self.interval = None if iv is None else (round(iv[0], 12), round(iv[1], 12))
         self.sig = (phase, tuple(sorted(conds.items())), claim.base_unit or "", _kind_class(claim),
-                    None if iv is None else (round(iv[0], 12), round(iv[1], 12)))
+                    self.interval)
+
+    @property
+    def kind_class(self) -> str:
+        return self.sig[3]
+
+    @property
+    def sig_id(self) -> str:
+        return statement_id(self.sig)
 
 
-def statements(analysis, approx_rel: float = 0.1) -> dict:
-    """id(claim) -> Statement for every keyed claim of ``analysis`` (cached on it)."""
-    cache = getattr(analysis, "_caveat_stmts", None)
-    if cache is None:
-        cache = {}
-        try:
-            analysis._caveat_stmts = cache
-        except AttributeError:  # pragma: no cover
-            pass
-    if approx_rel in cache:
-        return cache[approx_rel]
-    groups = keyed_claims(analysis)
-    ph = phases(analysis)
+def statements_agree(a: "Statement", b: "Statement") -> Optional[bool]:
+    """``values_agree`` of two statements' claims, from the intervals their statements hold
+    (made with the statements' ``approx_rel``)."""
+    if a.sig[2] != b.sig[2] or a.sig[3] != b.sig[3]:
+        return None
+    ia, ib = a.interval, b.interval
+    if ia is None or ib is None:
+        return None
+    return ia[0] <= ib[1] and ib[0] <= ia[1]
+
+
+@lru_cache(maxsize=65536)
+def statement_id(sig: tuple) -> str:
+    """A short, stable name of a statement signature (the same on every machine and run:
+    the claim ledger stores it, exports carry it, report engines group by it)."""
+    import hashlib
+    return hashlib.sha1(repr(sig).encode("utf-8")).hexdigest()[:16]
+
+
+def statements(analysis, approx_rel: float = 0.1, caches=None) -> dict:
+    """id(claim) -> Statement for every keyed claim of ``analysis`` (kept in ``caches``
+    when given)."""
+    doc = caches.of(analysis) if caches is not None else None
+    if doc is not None and approx_rel in doc.statements:
+        return doc.statements[approx_rel]
+    groups = keyed_claims(analysis, caches)
+    ph = phases(analysis, caches)
     out = {}
     for k, group in groups.items():
         # only claims that state conditions can lend them: scanning the whole group for each
@@ -383,6 +491,7 @@ def statements(analysis, approx_rel: float = 0.1) -> dict:
         for c in group:
             out[id(c)] = Statement(c, k, ph.get(id(c), ""), effective_conditions(c, stated, approx_rel),
                                    approx_rel)
-    cache[approx_rel] = out
+    if doc is not None:
+        doc.statements[approx_rel] = out
     return out
 

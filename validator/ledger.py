@@ -35,17 +35,13 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from claims.model import Claim, Condition, Source
-from validator.facts import claim_key
+from validator.facts import LEDGER_APPROX_REL, claim_key
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
 DEFAULT_RELPATH = Path(".caveat") / "ledger.sqlite"
-# The approx_rel with which effective conditions are computed at extraction (the
-# contradiction rule's default); a rule with another value recomputes from the file.
-LEDGER_APPROX_REL = 0.1
-# Below this many changed files, starting worker processes costs more than it saves.
-PARALLEL_MIN_FILES = 24
 STORE_BATCH = 256           # files per write transaction during a sync
+EXTRACT_CHUNK = 64          # files per extraction chunk: their rows are alive at once, twice
 
 # Claim fields stored as columns, in table order. JSON columns hold lists/dicts.
 CLAIM_COLUMNS = (
@@ -54,6 +50,7 @@ CLAIM_COLUMNS = (
     "decimals", "approx", "bound", "negative", "metric", "subject", "baseline",
     "conditions", "markers", "sources", "role", "section", "entry", "list_id",
     "date", "lang", "key", "block", "phase", "eff_conditions", "borrowed",
+    "sig", "iv_lo", "iv_hi", "kind_class",
 )
 
 SCHEMA = f"""
@@ -88,9 +85,15 @@ CREATE TABLE IF NOT EXISTS claims (
     phase TEXT,                   -- facts.phases: 'from'/'to' of a change, 'i/n' in a one-line list, ''
     eff_conditions TEXT,          -- JSON facet -> normalized value, borrowed in-document when unstated
     borrowed TEXT,                -- JSON {{line, conditions}} of the figure whose setup was borrowed
+    sig TEXT,                     -- facts.statement_id: what the claim states (phase, setup, unit,
+                                  -- kind, interval); restatements of one figure share it.
+                                  -- NULL without a setup: such a figure is never compared
+    iv_lo REAL, iv_hi REAL,       -- facts.interval (approx_rel LEDGER_APPROX_REL), rounded as in sig
+    kind_class TEXT,              -- the kind as compared ('duration' is a 'latency')
     PRIMARY KEY (path, idx)
 );
-CREATE INDEX IF NOT EXISTS claims_key ON claims (key);
+-- a key's statements are one index range: the report and the warm check group by it
+CREATE INDEX IF NOT EXISTS claims_stmt ON claims (key, sig, path, idx);
 PRAGMA user_version = {SCHEMA_VERSION};
 PRAGMA application_id = {APPLICATION_ID};
 """
@@ -160,14 +163,15 @@ def _dumps(obj) -> str:
 _DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
 
 
-def _analyze(path: str, analysis=None):
+def _analyze(path: str, analysis=None, caches=None):
     """(lang, date, claims, derived) of one file; the claims side does all the reading
-    (``analysis``: the file's analysis made already by the caller, not made again)."""
+    (``analysis``: the file's analysis made already by the caller, not made again, with
+    the caller's ``caches``)."""
     if analysis is None:
         from claims.api import read_document
         analysis = read_document(path)
     doc = analysis.document
-    derived = _derived(analysis)
+    derived = _derived(analysis, caches)
     date = getattr(doc, "date", None)
     if not date:
         m = _DATE_IN_NAME.search(os.path.basename(path))
@@ -175,33 +179,57 @@ def _analyze(path: str, analysis=None):
     return getattr(doc, "lang", None), date, analysis.claims, derived
 
 
-def _derived(analysis) -> list:
+def _derived(analysis, caches=None) -> list:
     """Per claim, what the contradiction rule computes from the whole document and a
     corpus consumer cannot recompute from claims alone: the claim's phase ('from'/'to'
-    of a stated change) and its effective conditions (borrowed from the same figure
-    stated with its setup elsewhere in the document)."""
+    of a stated change), its effective conditions (borrowed from the same figure
+    stated with its setup elsewhere in the document), and the statement it makes
+    (``facts.Statement``: its id, interval and kind class).
+    ``caches``: the run's (validator/caches.py), when the caller analysed the file."""
     from validator.facts import conditions_of, keyed_claims, phases, statements
-    ph = phases(analysis)
+    ph = phases(analysis, caches)
     # a statement's conditions are the effective ones; a checked file has them already
     # (the check's contradiction rule and the corpus groups use the same cached objects)
-    st = statements(analysis, LEDGER_APPROX_REL)
+    st = statements(analysis, LEDGER_APPROX_REL, caches)
     out = []
     for c in analysis.claims:
         s = st.get(id(c))
         eff = s.conds if s is not None else {}
         borrowed = None
         if eff and not c.conditions:
-            group = keyed_claims(analysis)[s.key]
+            group = keyed_claims(analysis, caches)[s.key]
             donor = next((d for d in group if d is not c and conditions_of(d) == eff), None)
             if donor is not None:
                 borrowed = {"line": donor.line, "conditions": {
                     f: (getattr(v, "value", None) or (v.get("value") if isinstance(v, dict) else v))
                     for f, v in sorted(donor.conditions.items())}}
-        out.append((ph.get(id(c), ""), eff, borrowed))
+        if s is None:
+            out.append((ph.get(id(c), ""), eff, borrowed, None, None, None, None))
+        else:
+            iv = s.interval or (None, None)
+            # a figure without a setup is never compared: no statement id
+            out.append((ph.get(id(c), ""), eff, borrowed, s.sig_id if eff else None, iv[0], iv[1],
+                        s.kind_class))
     return out
 
 
-def claim_row(key: str, idx: int, c: Claim, date, lang, phase: str = "", eff=None, borrowed=None) -> tuple:
+def _own_statements(claims) -> list:
+    """``_derived`` for claims without their document: each claim's own conditions, no phase."""
+    from validator.facts import Statement, claim_key, conditions_of
+    out = []
+    for c in claims:
+        key, conds = claim_key(c), conditions_of(c)
+        if key is None:
+            out.append(("", conds, None, None, None, None, None))
+            continue
+        s = Statement(c, key, "", conds, LEDGER_APPROX_REL)
+        iv = s.interval or (None, None)
+        out.append(("", conds, None, s.sig_id if conds else None, iv[0], iv[1], s.kind_class))
+    return out
+
+
+def claim_row(key: str, idx: int, c: Claim, date, lang, phase: str = "", eff=None, borrowed=None,
+              sig=None, iv_lo=None, iv_hi=None, kind_class=None) -> tuple:
     return (
         key, idx, c.line, c.col, c.start, c.end, c.surface, c.kind,
         c.value, c.low, c.high, c.unit, c.base_value, c.base_low, c.base_high, c.base_unit,
@@ -211,22 +239,22 @@ def claim_row(key: str, idx: int, c: Claim, date, lang, phase: str = "", eff=Non
         c.role, c.section, c.entry, c.list_id, date, lang, claim_key(c),
         c.block, phase, _dumps(eff if eff is not None else {}),
         _dumps(borrowed) if borrowed else None,
+        sig, iv_lo, iv_hi, kind_class,
     )
 
 
-def _extract_job(job, analysis=None):
+def _extract_job(job, analysis=None, caches=None):
     """Worker: read, hash and extract one file. Returns plain tuples (cheap to pickle)."""
     key, abspath, size, mtime_ns, digest = job
     try:
         lang, date, claims, *rest = _analyze(abspath) if analysis is None \
-            else _analyze(abspath, analysis)
+            else _analyze(abspath, analysis, caches)
         if digest is None:
             digest = _hash_file(abspath)
         if rest:
             derived = rest[0]
         else:       # an extractor without document-level facts: a claim's own conditions only
-            from validator.facts import conditions_of
-            derived = [("", conditions_of(c), None) for c in claims]
+            derived = _own_statements(claims)
         rows = [claim_row(key, i, c, date, lang, *derived[i]) for i, c in enumerate(claims)]
         return key, digest, size, mtime_ns, lang, date, rows, None
     except Exception as exc:   # InputError and anything the extractor trips on: recorded, run goes on
@@ -237,6 +265,10 @@ def _extract_job(job, analysis=None):
         else:
             msg = f"{abspath}: {exc.__class__.__name__}: {exc}"
         return key, digest or "", size, mtime_ns, None, None, [], msg
+
+
+def _extract_chunk(jobs) -> list:
+    return [_extract_job(j) for j in jobs]
 
 
 def _hash_file(path) -> str:
@@ -262,7 +294,7 @@ def row_to_claim(row) -> Claim:
     (path, _idx, line, col, start, end, surface, kind, value, low, high, unit,
      base_value, base_low, base_high, base_unit, decimals, approx, bound, negative,
      metric, subject, baseline, conditions, markers, sources, role, section, entry,
-     list_id, _date, _lang, _key, block, _phase, _eff, _borrowed) = row
+     list_id, _date, _lang, _key, block, _phase, _eff, _borrowed, *_statement) = row
     conds = {}
     for facet, cd in json.loads(conditions or "{}").items():
         conds[facet] = _make(Condition, cd)
@@ -281,15 +313,18 @@ class Ledger:
     """One SQLite ledger file. Paths are stored relative to ``root`` so the ledger
     moves with the corpus; claims come back with ``path`` as the caller named the file."""
 
-    def __init__(self, path=None, root=None, jobs: Optional[int] = None):
+    def __init__(self, path=None, root=None, jobs: Optional[int] = None, caches=None):
         self.root = Path(root).resolve() if root else None
+        # the run's caches (validator/caches.py): rows of files the run analysed are made
+        # from the statements the run computed already
+        self.caches = caches
         # the root as resolved and as written: prefixes that make a file's ledger name
         self._bases = [] if root is None else sorted(
             {os.path.join(str(self.root), ""), os.path.join(os.path.abspath(str(root)), "")}, key=len, reverse=True)
         if path is None and self.root is not None:
             path = self.root / DEFAULT_RELPATH
         self.path = str(path) if path is not None else ":memory:"
-        self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.jobs = jobs                # None: validator/parallel.py decides (CAVEAT_JOBS, cores)
         self.errors: list = []          # one-line messages of files that could not be read
         self.stats = {"files": 0, "extracted": 0, "reused": 0, "removed": 0}
         self.meta: dict = {}            # path -> {"date", "lang", "hash", "error"}
@@ -298,7 +333,7 @@ class Ledger:
         self.conn = self._open()
 
     @classmethod
-    def for_roots(cls, roots, path=None, jobs=None) -> "Ledger":
+    def for_roots(cls, roots, path=None, jobs=None, caches=None) -> "Ledger":
         """The ledger of a corpus: ``path``, else $CAVEAT_LEDGER (a file, or ``off`` for an
         in-memory ledger), else ``.caveat/ledger.sqlite`` under the first root folder."""
         roots = [Path(r) for r in roots]
@@ -307,7 +342,7 @@ class Ledger:
             env = os.environ.get("CAVEAT_LEDGER", "").strip()
             if env:
                 path = ":memory:" if env.lower() in ("off", "memory", ":memory:", "0", "no") else env
-        return cls(path=path, root=root, jobs=jobs)
+        return cls(path=path, root=root, jobs=jobs, caches=caches)
 
     # -- opening, validating, rebuilding ---------------------------------------------
     def _connect(self, path: str) -> sqlite3.Connection:
@@ -490,16 +525,20 @@ class Ledger:
             self.pending = {j[1]: j[0] for j in mine}
             done = []
         else:
-            done = [_extract_job(j, analyses[j[1]]) for j in mine]
+            done = [_extract_job(j, analyses[j[1]], self.caches) for j in mine]
+        errors = {}
         for r in itertools.chain(done, self._run_jobs(jobs)):
             self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
             if r[7]:
-                self.errors.append(r[7])
+                errors[r[0]] = r[7]
             batch.append(r)
             if len(batch) >= STORE_BATCH:
                 self._store(batch)
                 batch = []
         self._store(batch)
+        # results come as workers finish; their error lines in file order, as one process meets them
+        order = {key: i for i, key in enumerate(keys.values())}
+        self.errors += [errors[k] for k in sorted(errors, key=order.__getitem__)]
         self.stats.update(files=len(files), extracted=len(jobs) + len(mine), reused=len(unchanged))
         for key in unchanged:
             r = known.get(key)
@@ -510,23 +549,12 @@ class Ledger:
         return keys
 
     def _run_jobs(self, jobs):
-        """Extraction results, in job order: in worker processes when there are several
-        cores and enough files to pay for starting them."""
-        if not jobs:
-            return
-        workers = min(self.jobs, len(jobs))
-        if workers <= 1 or len(jobs) < PARALLEL_MIN_FILES:
-            for j in jobs:
-                yield _extract_job(j)
-            return
-        import multiprocessing as mp
-        try:
-            ctx = mp.get_context("fork")
-        except ValueError:
-            ctx = mp.get_context()
-        chunk = max(1, min(64, len(jobs) // (workers * 8)))
-        with ctx.Pool(workers) as pool:
-            yield from pool.imap(_extract_job, jobs, chunksize=chunk)
+        """Extraction results as they are done (validator/parallel.py: in worker processes
+        beside this one when there are several cores and enough files to pay for them)."""
+        from validator import parallel
+        for _, results in parallel.shared(jobs, _extract_chunk, parallel.jobs_for(len(jobs), self.jobs),
+                                          max_chunk=EXTRACT_CHUNK):
+            yield from results
 
     def flush(self) -> None:
         """Store the rows of the files whose storing ``sync(defer=True)`` put off, made from
@@ -538,7 +566,7 @@ class Ledger:
             return
         try:
             for i in range(0, len(deferred), STORE_BATCH):
-                batch = [_extract_job(j, a) for j, a in deferred[i:i + STORE_BATCH]]
+                batch = [_extract_job(j, a, self.caches) for j, a in deferred[i:i + STORE_BATCH]]
                 for r in batch:
                     self.meta[r[0]] = {"hash": r[1], "lang": r[4], "date": r[5], "error": r[7]}
                 self._store(batch)
@@ -642,19 +670,23 @@ class LedgerAnalysis:
         self.claims = claims
         self.derivations: list = []
         self.document = None
-        if phases is not None:
-            self._caveat_phases = {id(c): p for c, p in zip(claims, phases) if p}
+        self.stored_phases = {id(c): p for c, p in zip(claims, phases or ()) if p}
 
 
 class CorpusIndex:
     """The ledger seen the way validator/corpus.py uses a corpus: bring it up to date once
-    (``sync``), then look up one claim key at a time (``by_key``) or one file (``analysis``).
+    (``sync``), then look up one claim key at a time — its distinct statements
+    (``statement_firsts``, one grouped query; ``statement_paths`` and ``statement_claims``
+    for the few statements a check looks into), or all its claims (``by_key``) — or one
+    file (``analysis``).
 
-    A warm one-file check over a large corpus then costs a stat per corpus file plus
-    one indexed query per claim key of the checked file."""
+    A warm one-file check over a large corpus then costs a stat per corpus file plus one
+    grouped, index-only query per claim key of the checked file: the rows of a key's
+    thousands of restatements are not read, only the few a finding names."""
 
-    def __init__(self, roots, path=None, jobs=None):
-        self.ledger = Ledger.for_roots(roots, path=path, jobs=jobs)
+    def __init__(self, roots, path=None, jobs=None, caches=None):
+        self.ledger = Ledger.for_roots(roots, path=path, jobs=jobs, caches=caches)
+        self.caches = caches
         self._keys: dict = {}          # caller path -> ledger path
         self._back: dict = {}          # ledger path -> caller path
         self._by_key: dict = {}
@@ -670,6 +702,11 @@ class CorpusIndex:
         self._by_key.clear()
         self._analyses.clear()
 
+    def ledger_path(self, path: str) -> str:
+        """The ledger's name of a synced caller path."""
+        got = self._keys.get(path)
+        return got if got is not None else self.ledger.key_of(path)
+
     def _healthy(self, fn, *args):
         """Run a read; a ledger found corrupt mid-run is rebuilt (with its notice), the
         files synced so far are extracted again, and the read is retried once."""
@@ -684,6 +721,62 @@ class CorpusIndex:
             self.sync(files)
             return fn(*args)
 
+    # -- statements ----------------------------------------------------------------------
+    def statement_firsts(self, key: str) -> list:
+        """[(sig, ledger path, idx, Claim, phase, effective conditions)] of ``key``'s
+        statements that have a setup (``sig`` is set only then), each with its first figure
+        in ledger order (path, idx): one grouped query, one row per statement."""
+        return self._healthy(self._statement_firsts, key)
+
+    def _statement_firsts(self, key: str) -> list:
+        cols = ",".join(CLAIM_COLUMNS)
+        iph, ieff = CLAIM_COLUMNS.index("phase"), CLAIM_COLUMNS.index("eff_conditions")
+        out = []
+        # one min() in the query: SQLite takes the other columns from the row holding it
+        for row in self.ledger.conn.execute(
+                f"SELECT sig, min(path || char(1) || printf('%09d', idx)), {cols} FROM claims "
+                "WHERE key = ? AND sig IS NOT NULL GROUP BY sig", (key,)):
+            sig, first, row = row[0], row[1], row[2:]
+            lpath, idx = row[0], row[1]
+            c = row_to_claim(row)
+            p = self._back.get(lpath)
+            c.path = p if p is not None else lpath
+            out.append((sig, lpath, idx, c, row[iph] or "", json.loads(row[ieff] or "{}")))
+        return out
+
+    def statement_paths(self, key: str, sig: str) -> list:
+        """[(ledger path, caller path, first idx)] of the synced files stating ``sig``, in
+        ledger order (an index-only query)."""
+        return self._healthy(self._statement_paths, key, sig)
+
+    def _statement_paths(self, key: str, sig: str) -> list:
+        back = self._back
+        out = []
+        for lpath, idx in self.ledger.conn.execute(
+                "SELECT path, min(idx) FROM claims WHERE key = ? AND sig = ? GROUP BY path ORDER BY path",
+                (key, sig)):
+            p = back.get(lpath)
+            if p is not None:           # else in the ledger but not in this corpus (another root's run)
+                out.append((lpath, p, idx))
+        return out
+
+    def statement_claims(self, key: str, sig: str, path: str) -> list:
+        """[(Claim, phase, effective conditions)] of one file's figures stating ``sig``."""
+        return self._healthy(self._statement_claims, key, sig, path)
+
+    def _statement_claims(self, key: str, sig: str, path: str) -> list:
+        cols = ",".join(CLAIM_COLUMNS)
+        iph, ieff = CLAIM_COLUMNS.index("phase"), CLAIM_COLUMNS.index("eff_conditions")
+        out = []
+        for row in self.ledger.conn.execute(
+                f"SELECT {cols} FROM claims WHERE path = ? AND key = ? AND sig = ? ORDER BY idx",
+                (self.ledger_path(path), key, sig)):
+            c = row_to_claim(row)
+            c.path = path
+            out.append((c, row[iph] or "", json.loads(row[ieff] or "{}")))
+        return out
+
+    # -- claims ----------------------------------------------------------------------------
     def by_key(self, key: str, skip=()) -> list:
         """[(caller path, Claim)]; rows of the caller paths in ``skip`` (files the caller has
         analysed in full) come back as (path, None), in place, without rebuilding the claim."""
@@ -696,20 +789,17 @@ class CorpusIndex:
 
     def _by_key_read(self, key: str, skip=()) -> list:
         """[(caller path, Claim)] of every synced file's claims with this claim key, from
-        one indexed query. Each claim carries ``_caveat_ledger = (phase, effective
-        conditions)`` — the per-document facts computed at extraction (approx_rel
-        ``LEDGER_APPROX_REL``) — so a check need not load the rest of its file."""
+        one indexed query."""
         if key not in self._by_key:
             if skip:
                 # a run checking its whole corpus skips every row: read the paths first and
-                # the full rows (37 columns, JSON text) only when some file is not skipped
+                # the full rows (JSON text) only when some file is not skipped
                 back = [self._back.get(r[0]) for r in self.ledger.conn.execute(
                     "SELECT path FROM claims WHERE key = ? ORDER BY path, idx", (key,)).fetchall()]
                 if all(p is None or p in skip for p in back):
                     return [(p, None) for p in back if p is not None]
             out = []
             cols = ",".join(CLAIM_COLUMNS)
-            iph, ieff = CLAIM_COLUMNS.index("phase"), CLAIM_COLUMNS.index("eff_conditions")
             q = f"SELECT {cols} FROM claims WHERE key = ? ORDER BY path, idx"
             for row in self.ledger.conn.execute(q, (key,)).fetchall():
                 p = self._back.get(row[0])
@@ -720,7 +810,6 @@ class CorpusIndex:
                     continue
                 c = row_to_claim(row)
                 c.path = p
-                c._caveat_ledger = (row[iph] or "", json.loads(row[ieff] or "{}"))
                 out.append((p, c))
             if skip:
                 return out      # partial: not cached
@@ -739,7 +828,10 @@ class CorpusIndex:
                 c.path = path
                 claims.append(c)
                 phases.append(row[CLAIM_COLUMNS.index("phase")] or "")
-            self._analyses[path] = LedgerAnalysis(path, claims, phases)
+            la = LedgerAnalysis(path, claims, phases)
+            if self.caches is not None:
+                self.caches.of(la).phases = la.stored_phases
+            self._analyses[path] = la
         return self._analyses[path]
 
     def close(self) -> None:

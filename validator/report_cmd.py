@@ -5,8 +5,6 @@ never pays for them.
 """
 from __future__ import annotations
 
-import csv
-import json
 import sys
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import click
 from validator.errors import UsageError
 
 FORMATS = ("md", "html", "json")
+ENGINES = ("python", "duckdb", "spark")     # validator.report.ENGINES (not imported: start-up)
 
 
 def _fail(message: str) -> None:
@@ -53,30 +52,60 @@ def _with_ledger_opts(f):
     return f
 
 
+def _is_export(p: str) -> bool:
+    return p.endswith(".parquet")
+
+
 @click.command("report")
 @click.argument("corpus", nargs=-1, type=click.Path())
 @click.option("--out", "out_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
               help="Folder for report.md, report.html and report.json.")
 @click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
               help="Only these formats (repeatable; default: all three).")
+@click.option("--engine", type=click.Choice(ENGINES), default="python", show_default=True,
+              help="Who groups and compares the statements: python (in the SQLite ledger), "
+                   "duckdb or spark (optional: pip install 'caveat[duckdb]' / 'caveat[spark]').")
+@click.option("--top", type=click.IntRange(0, None), default=None,
+              help="Groups shown in full in report.md and report.html (default: 50; "
+                   "report.json has every group).")
+@click.option("--spark-master", default=None, metavar="URL",
+              help="Spark master for --engine spark (default: local[*]).")
 @_with_ledger_opts
-def report_command(corpus, out_dir, formats, ledger_path, no_ledger, jobs):
-    """Contradiction report over a corpus: Markdown, HTML and JSON."""
-    from validator.report import build_report, write_report
-    roots = _check_roots(corpus)
+def report_command(corpus, out_dir, formats, engine, top, spark_master, ledger_path, no_ledger, jobs):
+    """Contradiction report over a corpus: Markdown, HTML and JSON.
+
+    CORPUS is one or more folders of briefings and notes, or (with --engine duckdb or
+    spark) Parquet files written by `caveat ledger export --format parquet`, one per
+    shard, grouped together without any ledger."""
+    from validator.render.report_files import write_report
+    from validator.report import report_corpus, report_exports
+
+    def write(model):
+        return write_report(model, out_dir, formats or FORMATS, top)
+    if corpus and all(_is_export(str(c)) for c in corpus):
+        if engine == "python":
+            _fail("Parquet exports are grouped by --engine duckdb or --engine spark")
+        for c in corpus:
+            if not Path(c).is_file():
+                _fail(f"{c}: no such file")
+        run = lambda: report_exports(corpus, write, engine, spark_master)  # noqa: E731
+    else:
+        roots = _check_roots(corpus)
+
+        def run():
+            with _open_ledger(roots, ledger_path, no_ledger, jobs) as led:
+                return report_corpus(roots, write, led, engine, spark_master)
     try:
-        with _open_ledger(roots, ledger_path, no_ledger, jobs) as led:
-            model = build_report(roots, led)
-        written = write_report(model, out_dir, formats or FORMATS)
+        model, written = run()
     except (UsageError, OSError) as exc:
         _fail(str(exc))
-    for e in model["errors"]:
+    for e in model.errors:
         click.echo(f"caveat: {e}", err=True)
-    s = model["summary"]
+    s = model.summary
     click.echo(f"{s['files']} files, {s['claims']} claims: {s['groups']} groups, "
                f"{s['contradictions']} contradicting pairs, {s['unverified']} unverified figures -> "
                + ", ".join(str(p) for p in written))
-    if model["errors"]:     # the report covers the other files; the run still failed
+    if model.errors:     # the report covers the other files; the run still failed
         sys.exit(2)
 
 
@@ -90,90 +119,25 @@ def ledger_command():
 @click.option("--format", "fmt", type=click.Choice(("jsonl", "csv", "parquet")), default="jsonl",
               show_default=True)
 @click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False))
+@click.option("--shard", default=None,
+              help="Name of this corpus in the export (default: the corpus folder's name); "
+                   "exports of several shards are reported together with --engine duckdb|spark.")
 @_with_ledger_opts
-def export_command(corpus, fmt, out_file, ledger_path, no_ledger, jobs):
+def export_command(corpus, fmt, out_file, shard, ledger_path, no_ledger, jobs):
     """Export every claim (with its file's content hash) for DuckDB, Spark or a spreadsheet.
 
-    The ledger is brought up to date for CORPUS (default: the current folder) first."""
+    The ledger is brought up to date for CORPUS (default: the current folder) first.
+    A file without claims is one row with no claim (idx empty)."""
     from validator.ledger import corpus_files
+    from validator.ledger_export import export
     roots = _check_roots(corpus or (".",))
+    shard = shard if shard is not None else (Path(roots[0]).resolve().name or "corpus")
     try:
         with _open_ledger(roots, ledger_path, no_ledger, jobs) as led:
             files = corpus_files(roots)
             led.sync(files)
             led.prune(files)
-            n = export(led, fmt, out_file)
+            n = export(led, fmt, out_file, shard)
     except (UsageError, OSError) as exc:
         _fail(str(exc))
     click.echo(f"{n} claims -> {out_file}")
-
-
-EXPORT_JSON_COLUMNS = ("conditions", "markers", "sources", "eff_conditions", "borrowed")
-EXPORT_BOOL_COLUMNS = ("approx", "negative")
-
-
-def export_rows(led):
-    """(columns, row iterator): the claims table joined with each file's content hash."""
-    from validator.ledger import CLAIM_COLUMNS
-    cols = list(CLAIM_COLUMNS) + ["file_hash"]
-    q = ("SELECT " + ",".join(f"c.{c}" for c in CLAIM_COLUMNS) +
-         ", f.hash FROM claims c JOIN files f ON f.path = c.path ORDER BY c.path, c.idx")
-    return cols, led.conn.execute(q)
-
-
-def export(led, fmt: str, out_file) -> int:
-    cols, rows = export_rows(led)
-    n = 0
-    out = Path(out_file)
-    if out.parent and not out.parent.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "jsonl":
-        jcols = {cols.index(c) for c in EXPORT_JSON_COLUMNS}
-        bcols = {cols.index(c) for c in EXPORT_BOOL_COLUMNS}
-        with open(out, "w", encoding="utf-8", newline="\n") as fh:
-            for row in rows:
-                d = {c: (json.loads(v) if i in jcols and v is not None else
-                         bool(v) if i in bcols and v is not None else v)
-                     for i, (c, v) in enumerate(zip(cols, row))}
-                fh.write(json.dumps(d, ensure_ascii=False) + "\n")
-                n += 1
-    elif fmt == "csv":
-        with open(out, "w", encoding="utf-8", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(cols)
-            for row in rows:
-                w.writerow(row)
-                n += 1
-    else:
-        n = _export_parquet(cols, rows, out)
-    return n
-
-
-def _export_parquet(cols, rows, out) -> int:
-    """Parquet through pyarrow, else duckdb; neither is a dependency of caveat."""
-    rows = list(rows)
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        pa = None
-    if pa is not None:
-        table = pa.table({c: [r[i] for r in rows] for i, c in enumerate(cols)})
-        pq.write_table(table, str(out))
-        return len(rows)
-    try:
-        import duckdb
-    except ImportError:
-        raise UsageError("--format parquet needs pyarrow or duckdb (pip install pyarrow); "
-                         "jsonl and csv need nothing") from None
-    import tempfile
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8", delete=False) as tmp:
-        for r in rows:
-            tmp.write(json.dumps(dict(zip(cols, r)), ensure_ascii=False) + "\n")
-    try:
-        con = duckdb.connect()
-        con.execute(f"COPY (SELECT * FROM read_json_auto('{tmp.name}')) TO '{out}' (FORMAT PARQUET)")
-        con.close()
-    finally:
-        Path(tmp.name).unlink(missing_ok=True)
-    return len(rows)

@@ -1,7 +1,7 @@
 """A many-file `check` run in worker processes reports exactly what a one-process run does.
 
-Reading and checking are forked over the cores once a run has PARALLEL_MIN_FILES files
-(validator/run.py); findings, error lines, the corpus's unreadable-file lines and the
+Reading and checking are forked over the cores once a run has PARALLEL_MIN_ITEMS files
+(validator/parallel.py); findings, error lines, the corpus's unreadable-file lines and the
 progress callback must not depend on it.
 """
 import sys
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from validator import run
+from validator import parallel, run
 from validator.options import Options
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmark"))
@@ -42,7 +42,7 @@ def _check(corpus, monkeypatch, jobs):
 def test_workers_report_what_one_process_reports(corpus, monkeypatch):
     one, seen_one = _check(corpus, monkeypatch, 1)
     two, seen_two = _check(corpus, monkeypatch, 2)
-    assert run._jobs(40) == 2           # CAVEAT_JOBS=2 really ran two workers
+    assert parallel.jobs_for(40) == 2    # CAVEAT_JOBS=2 really ran two processes
     assert one.findings, "the generated corpus plants contradictions"
     assert _as_rows(two) == _as_rows(one)
     assert two.errors == one.errors and any("broken.md" in e for e in one.errors)

@@ -40,14 +40,16 @@ def test_report_writes_three_deterministic_files(corpus, tmp_path):
         assert str(tmp_path).encode() not in a
     model = json.loads((one / "report.json").read_text(encoding="utf-8"))
     (g,) = model["groups"]
-    by_surface = {f["surface"]: f for f in g["figures"]}
+    by_surface = {s["surface"]: s for s in g["statements"]}
     old, new = by_surface["eagle speedup 2.4x on H100"], by_surface["eagle speedup 3.1x on H100"]
-    assert (old["path"], old["line"], old["date"]) == ("inbox/2026-11-01-a.md", 1, "2026-11-01")
+    assert (old["path"], old["line"], old["first_date"]) == ("inbox/2026-11-01-a.md", 1, "2026-11-01")
     assert new["id"] in old["contradicts"] and old["superseded_by"] == new["id"]
+    assert [(f["path"], f["line"]) for f in old["figures"]] == [("inbox/2026-11-01-a.md", 1)]
     statuses = {(p["a"], p["b"]): p["status"] for p in g["pairs"]}
     h200 = by_surface["eagle speedup 3.1x on H200"]["id"]
     assert statuses[tuple(sorted((old["id"], h200), key=lambda x: int(x[1:])))] == "not_comparable"
     assert model["summary"]["unverified"] == 2      # the stand-in marks every figure of a 'TBD' file
+    assert model["summary"]["contradictions"] == 1 and model["summary"]["superseded"] == 1
     md = (one / "report.md").read_text(encoding="utf-8")
     assert "superseded by" in md and "hardware differs (H100 vs H200)" in md
     assert '<svg class="chart"' in (one / "report.html").read_text(encoding="utf-8")
@@ -91,3 +93,25 @@ def test_ledger_export_parquet_needs_an_optional_library(corpus, tmp_path):
     assert res.exit_code == 0, res.output
     if pq is not None:
         assert pq.read_table(str(out)).num_rows == 6
+
+
+def test_report_honours_caveat_jobs(tmp_path, monkeypatch):
+    """CAVEAT_JOBS sets the report's extraction processes as it sets check's; --jobs wins."""
+    import validator.parallel as P
+    for i in range(24):
+        (tmp_path / "c" / f"n{i}.md").parent.mkdir(exist_ok=True)
+        (tmp_path / "c" / f"n{i}.md").write_text(f"eagle speedup {i}.1x on H100\n", encoding="utf-8")
+    monkeypatch.setattr(L, "_analyze", fake_analyze)
+    seen, real = [], P.shared
+
+    def spy(items, work, jobs, *a, **k):
+        seen.append(jobs)
+        return real(items, work, jobs, *a, **k)
+    monkeypatch.setattr(P, "shared", spy)
+    for env, args, want in (("1", [], 1), ("2", [], 2), ("2", ["--jobs", "1"], 1)):
+        monkeypatch.setenv("CAVEAT_JOBS", env)
+        seen.clear()
+        res = CliRunner().invoke(report_command, [str(tmp_path / "c"), "--out", str(tmp_path / "o"),
+                                                  "--no-ledger", *args])
+        assert res.exit_code == 0, res.output
+        assert seen == [want], (env, args, seen)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from click.testing import CliRunner
 
 from validator.report_cmd import report_command
@@ -29,13 +31,28 @@ def test_sample_report_shows_the_known_cross_document_contradiction():
     model = json.loads((SAMPLE / "report.json").read_text(encoding="utf-8"))
     hits = []
     for g in model["groups"]:
-        figs = {f["id"]: f for f in g["figures"]}
+        sts = {s["id"]: s for s in g["statements"]}
         for p in g["pairs"]:
             if p["status"] == "contradict":
-                paths = {figs[p["a"]]["path"], figs[p["b"]]["path"]}
-                surfaces = {figs[p["a"]]["surface"], figs[p["b"]]["surface"]}
+                a, b = sts[p["a"]], sts[p["b"]]
+                paths = {f["path"] for s in (a, b) for f in s["figures"]}
+                surfaces = {a["surface"], b["surface"]}
                 if "briefings/2026-11-02-inference.md" in paths and any("3.1" in s for s in surfaces) \
                         and any("2.4" in s for s in surfaces):
                     hits.append(p)
     assert hits, "no 3.1x vs 2.4x contradiction in the sample report"
     assert model["summary"]["files"] == 5 and model["summary"]["contradictions"] >= 1
+
+
+def test_sample_report_follows_its_schema():
+    """report.json is documented by validator/schemas/report.schema.json; a report that
+    drifts from it (a renamed field, a count that is not an integer) fails here."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((REPO / "validator" / "schemas" / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    model = json.loads((SAMPLE / "report.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(model)
+    bad = json.loads(json.dumps(model))
+    bad["groups"][0]["statements"][0]["n_figures"] = "2"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(bad)

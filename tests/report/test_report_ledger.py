@@ -203,8 +203,9 @@ def test_ledger_location_from_environment(corpus, monkeypatch, tmp_path):
         assert led.path == ":memory:"
 
 
-def test_ledger_damaged_inside_is_rebuilt_during_the_report(corpus, capsys):
-    from validator.report import build_report
+def test_ledger_damaged_inside_is_rebuilt_during_the_report(corpus, capsys, tmp_path):
+    from validator.render.report_files import write_report
+    from validator.report import report_corpus
     for i in range(5, 60):
         (corpus / "notes" / f"n{i}.md").write_text(f"eagle speedup {i}.1x on H100\n" * 20, encoding="utf-8")
     with L.Ledger.for_roots([corpus], jobs=1) as led:
@@ -214,7 +215,7 @@ def test_ledger_damaged_inside_is_rebuilt_during_the_report(corpus, capsys):
     data = path.read_bytes()
     path.write_bytes(data[:len(data) // 2])          # pages of the claims table are gone
     with L.Ledger.for_roots([corpus], jobs=1) as led:
-        model = build_report([corpus], led)
-    assert model["summary"]["claims"] == 5 + 55 * 20
+        model, _ = report_corpus([corpus], lambda r: write_report(r, tmp_path / "out", ("json",)), led)
+    assert model.summary["claims"] == 5 + 55 * 20
     err = capsys.readouterr().err
     assert "rebuilding" in err and "Traceback" not in err

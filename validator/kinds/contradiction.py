@@ -22,8 +22,9 @@ contradiction).
 from __future__ import annotations
 
 import os
+from itertools import chain, islice
 
-from ..facts import base_fact, compare_conditions, evidence_of, statements, values_agree
+from ..facts import base_fact, compare_conditions, evidence_of, statements, statements_agree
 
 NAME = "contradiction.figure"
 FAMILY = "contradiction"
@@ -40,43 +41,40 @@ VARS = {"other", "where", "facet", "subject", "other_value"}
 
 _FACETS = {"zh": {"hardware": "硬件", "model": "模型", "workload": "负载", "dataset": "数据集",
                   "concurrency": "并发", "precision": "精度", "context_length": "上下文长度",
-                  "batch_size": "batch size"}}
+                  "batch_size": "batch size", "output_length": "输出长度", "request_rate": "请求速率",
+                  "parallelism": "并行方式", "load": "负载描述"}}
 
 
-def _judge(mine, theirs, approx_rel, memo):
+def _judge(mine, theirs, approx_rel):
     """'conflict' | 'differ' (with facets) | None for two statements of one key.
-
-    Condition comparison is memoized by the pair of condition signatures: across a corpus
-    the same few setups meet each other thousands of times."""
+    (``compare_conditions`` is memoized by setup pair: across a corpus the same few
+    setups meet each other thousands of times.)"""
     if mine.phase != theirs.phase or not mine.conds or not theirs.conds:
         return None, ()
-    ck = (mine.sig[1], theirs.sig[1])
-    cmp = memo.get(ck)
-    if cmp is None:
-        cmp = memo[ck] = compare_conditions(mine.conds, theirs.conds)
-    shared_eq, differ = cmp
+    shared_eq, differ = compare_conditions(mine.conds, theirs.conds)
     if not differ and shared_eq < 1:
         return None, ()
-    if values_agree(mine.claim, theirs.claim, approx_rel) is not False:
+    if statements_agree(mine, theirs) is not False:
         return None, ()
     return ("differ", differ) if differ else ("conflict", ())
 
 
-def _by_conditions(corpus, key, approx_rel, groups) -> dict:
-    """The corpus's distinct statements of ``key`` by condition signature (cached)."""
-    cache = corpus.__dict__.setdefault("_caveat_by_cond", {})
+def _by_conditions(caches, key, approx_rel, groups) -> dict:
+    """The corpus's distinct statements of ``key`` by condition signature (in the run's
+    caches: every checked file with this key asks)."""
+    cache = caches.by_conditions
     ck = (key, approx_rel, id(groups))
     if ck not in cache:
         out = {}
         for st, members in groups:
-            # the members' real paths as a set, made once: a claim that agrees with a
-            # statement restated in hundreds of files takes them all in one union
-            out.setdefault(st.sig[1], []).append((st, members, frozenset(r for _, r, _ in members)))
-        cache[ck] = out
-    return cache[ck]
+            # the members' real paths as a set: a claim that agrees with a statement
+            # restated in hundreds of files takes them all in one union
+            out.setdefault(st.sig[1], []).append((st, members))
+        cache[ck] = (groups, out)       # the groups are kept alive with their id
+    return cache[ck][1]
 
 
-def _comparable(by_cond, mine, cited, memo, rel) -> list:
+def _comparable(by_cond, mine, cited, rel) -> list:
     """[(condition comparison, statements)] of the corpus setups (``by_cond``) worth a look
     for a figure stated under ``mine``'s conditions. The same for every figure of one key
     stated under one setup: most are dropped (no shared facet; another setup and no cited
@@ -86,10 +84,7 @@ def _comparable(by_cond, mine, cited, memo, rel) -> list:
     if got is None:
         got = []
         for csig, sts in by_cond.items():
-            ck = (mine.sig[1], csig)
-            cmp = memo.get(ck)
-            if cmp is None:
-                cmp = memo[ck] = compare_conditions(mine.conds, dict(csig))
+            cmp = compare_conditions(mine.conds, dict(csig))
             if not cmp[1] and cmp[0] < 1:
                 continue      # no shared facet: nothing to compare
             if cmp[1] and not cited:
@@ -106,17 +101,16 @@ def _cited(ctx, claim) -> set:
 
 def _doc_cited(ctx) -> set:
     """Real paths of every source the document cites anywhere (sources table included)."""
-    cached = getattr(ctx, "_caveat_doc_cited", None)
-    if cached is None:
-        cached = set()
+    doc = ctx.caches.of(ctx.analysis)
+    if doc.cited is None:
+        doc.cited = set()
         if ctx.corpus is not None:
             for s in ctx.document.sources or ():
                 if getattr(s, "kind", "") == "path":
                     p = ctx.corpus.resolve(s.ref, ctx.path)
                     if p:
-                        cached.add(os.path.realpath(p))
-        ctx._caveat_doc_cited = cached
-    return cached
+                        doc.cited.add(os.path.realpath(p))
+    return doc.cited
 
 
 def facts(rule, ctx):
@@ -133,12 +127,10 @@ def _facts(rule, ctx):
     scopes = set(rule.params.get("scopes") or ())
     max_ev = int(rule.params.get("max_evidence", 5))
     lang = ctx.lang
-    mine_all = statements(ctx.analysis, approx_rel)
+    mine_all = statements(ctx.analysis, approx_rel, ctx.caches)
     here = os.path.realpath(ctx.path)
     corpus = ctx.corpus if "corpus" in scopes else None
-    # condition-pair verdicts repeat across the documents of a run: memo on the corpus
-    memo = corpus.__dict__.setdefault("_caveat_cmp", {}) if corpus is not None else {}
-    rel = corpus.__dict__.setdefault("_caveat_rel", {}) if corpus is not None else {}
+    rel = ctx.caches.comparable
 
     def short(p):
         return ctx.corpus.short(p) if ctx.corpus is not None else p
@@ -164,7 +156,7 @@ def _facts(rule, ctx):
                     if other.line == claim.line or (other.block is not None
                                                     and other.block == claim.block):
                         continue
-                    verdict, dif = _judge(mine, mine_all[id(other)], approx_rel, memo)
+                    verdict, dif = _judge(mine, mine_all[id(other)], approx_rel)
                     # a document listing one metric under several setups is normal: only
                     # conflicts count here ('not comparable' is kept for cited sources)
                     if verdict == "conflict":
@@ -173,9 +165,10 @@ def _facts(rule, ctx):
             if ext and cited:
                 supported = False
                 for st, members in ext:
-                    if any(r in cited for _, r, _ in members) and st.phase == mine.phase \
-                            and values_agree(claim, st.claim, approx_rel) \
-                            and not compare_conditions(mine.conds, st.conds)[1]:
+                    # the files stating a statement are read last, for the few that agree
+                    if st.phase == mine.phase and statements_agree(mine, st) \
+                            and not compare_conditions(mine.conds, st.conds)[1] \
+                            and not cited.isdisjoint(members.reals):
                         supported = True
                         break
                 if supported:
@@ -187,30 +180,34 @@ def _facts(rule, ctx):
             else:
                 ext_here = ext
             doc_cited = _doc_cited(ctx) if ext_here else set()
-            by_cond = _by_conditions(corpus, key, approx_rel, ext_here) if ext_here else {}
+            by_cond = _by_conditions(ctx.caches, key, approx_rel, ext_here) if ext_here else {}
             ext_found, agreeing_files = [], set()
-            for cmp, sts in _comparable(by_cond, mine, bool(cited), memo, rel) if by_cond else ():
-                for st, members, reals in sts:
+            for cmp, sts in _comparable(by_cond, mine, bool(cited), rel) if by_cond else ():
+                for st, members in sts:
                     if not cmp[1] and st.phase == mine.phase and \
-                            values_agree(claim, st.claim, approx_rel) is True:
-                        agreeing_files |= reals
+                            statements_agree(mine, st) is True:
+                        agreeing_files |= members.reals
                         continue
-                    verdict, dif = _judge(mine, st, approx_rel, memo)
+                    verdict, dif = _judge(mine, st, approx_rel)
                     if not verdict:
                         continue
-                    in_cited = [m for m in members if m[1] in cited] if cited else []
-                    if verdict == "differ" and not in_cited:
+                    reals = members.reals
+                    cited_here = reals & cited if cited else frozenset()
+                    if verdict == "differ" and not cited_here:
                         continue
-                    others = [m for m in members if m[1] != here]
-                    if not others:
+                    other_files = reals - {here}
+                    if not other_files:
                         continue      # the only statement of this kind is this very file
-                    # one group may hold many files: show the most telling one
-                    in_doc = [m for m in others if m[1] in doc_cited]
-                    p, r, c = (in_cited or in_doc or others)[0]
-                    rank = 0 if in_cited else 2 if in_doc else 3
-                    ordered = in_cited + [m for m in in_doc if m not in in_cited] + \
-                        [m for m in others if m not in in_cited and m not in in_doc]
-                    ext_found.append((rank, p, c, verdict, dif, {m[1] for m in others}, ordered))
+                    # one group may hold many files: show the most telling one first, then
+                    # the others (their claims are read only as far as the evidence goes)
+                    doc_here = other_files & doc_cited
+                    rank = 0 if cited_here else 2 if doc_here else 3
+                    ordered = list(islice(chain(
+                        members.entries(only=cited_here),
+                        members.entries(only=doc_here, skip=cited_here),
+                        members.entries(only=other_files, skip=cited_here | doc_here)), max_ev))
+                    p, r, c = ordered[0]
+                    ext_found.append((rank, p, c, verdict, dif, other_files, ordered))
             agreeing_files.discard(here)
             conflicting_files = set().union(*(f[5] for f in ext_found if f[3] == "conflict")) \
                 if ext_found else set()

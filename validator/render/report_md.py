@@ -1,18 +1,36 @@
-"""The corpus report as Markdown: summary table, then one section per claim key with disagreeing figures."""
+"""The corpus report as Markdown: summary table, the groups table, then one section per claim
+key with disagreeing statements (the first ``top`` groups; report.json has every group and
+every figure). Written line by line to the open file."""
 from __future__ import annotations
+
+# A corpus-scale group can hold hundreds of statements; the Markdown and HTML list the
+# statements involved in a contradiction first and at most this many rows, and at most this
+# many pairs (report.json has all).
+MAX_ROWS = 60
+TOP_GROUPS = 50             # groups shown in full by default; the rest only in the groups table
+MAX_UNVERIFIED = 500        # unverified figures listed (report.json has all)
+MAX_IDS = 8                 # statement ids named in one status cell
+
+SUMMARY_ROWS = (
+    ("files", "Files"), ("claims", "Claims"), ("groups", "Groups with disagreeing statements"),
+    ("contradictions", "Contradicting pairs"), ("not_comparable", "Not comparable statement pairs"),
+    ("superseded", "Superseded statements"), ("unverified", "Unverified figures"),
+    ("unreadable_files", "Unreadable files"),
+)
 
 
 def _cell(s) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
-def fmt_value(f: dict) -> str:
+def fmt_value(f: dict, unit) -> str:
     """Normalized value of a figure as text: '0.29', '0.02–0.05', with its base unit."""
-    if f["value"] is not None:
-        v = f"{f['value']:g}"
+    if f["base_value"] is not None:
+        v = f"{f['base_value']:.6g}"
     else:
-        v = f"{(f['low'] if f['low'] is not None else '')}–{(f['high'] if f['high'] is not None else '')}"
-    unit = f["unit"] if f["unit"] and f["unit"] != "dimensionless" else ""
+        lo, hi = f["base_low"], f["base_high"]
+        v = f"{'' if lo is None else f'{lo:.6g}'}–{'' if hi is None else f'{hi:.6g}'}"
+    unit = unit if unit and unit != "dimensionless" else ""
     return f"{v} {unit}".strip()
 
 
@@ -31,76 +49,118 @@ def key_title(key: dict) -> str:
     return t + (f" vs {key['baseline']}" if key["baseline"] else "")
 
 
-def status_of(f: dict) -> str:
+def _ids(ids: list) -> str:
+    return ", ".join(ids[:MAX_IDS]) + (f" and {len(ids) - MAX_IDS} more" if len(ids) > MAX_IDS else "")
+
+
+def status_of(g, s) -> str:
     parts = []
-    if f["contradicts"]:
-        parts.append("contradicts " + ", ".join(f["contradicts"]))
-    if f["superseded_by"]:
-        parts.append(f"superseded by {f['superseded_by']}")
-    if f["markers"]:
-        parts.append(", ".join(f["markers"]))
+    if g.contradicts.get(s.sig):
+        parts.append("contradicts " + _ids(g.contradicts[s.sig]))
+    if g.superseded_by.get(s.sig):
+        parts.append(f"superseded by {g.superseded_by[s.sig]}")
+    if s.first["markers"]:
+        parts.append(", ".join(s.first["markers"]))
     return "; ".join(parts) or "—"
 
 
-# A corpus-scale group can hold hundreds of restatements; the Markdown and HTML list the
-# figures involved in a contradiction first and at most this many rows (report.json has all).
-MAX_ROWS = 60
+def where(s) -> str:
+    f = s.first
+    more = f" (+{s.n_files - 1} files)" if s.n_files > 1 else ""
+    return f"{f['path']}:{f['line']}{more}"
 
 
-def shown_figures(g: dict) -> tuple:
-    """(figures to list, how many are left out): contradicting ones first, then by id."""
-    figs = g["figures"]
-    if len(figs) <= MAX_ROWS:
-        return figs, 0
-    order = sorted(figs, key=lambda f: (not f["contradicts"], int(f["id"][1:])))[:MAX_ROWS]
-    keep = {f["id"] for f in order}
-    return [f for f in figs if f["id"] in keep], len(figs) - MAX_ROWS
+def dates(s) -> str:
+    first, last = s.first["date"], s.last_date
+    if not first and not last:
+        return "—"
+    return first if not last or first == last else f"{first or '—'} – {last}"
 
 
-SUMMARY_ROWS = (
-    ("files", "Files"), ("claims", "Claims"), ("groups", "Groups with disagreeing figures"),
-    ("contradictions", "Contradicting pairs"), ("not_comparable", "Not comparable pairs"),
-    ("superseded", "Superseded figures"), ("unverified", "Unverified figures"),
-    ("unreadable_files", "Unreadable files"),
-)
+def shown_statements(g) -> tuple:
+    """(statements to list, how many are left out): contradicting ones first, then in order."""
+    sts = g.statements
+    if len(sts) <= MAX_ROWS:
+        return sts, 0
+    keep = {s.sig for s in sorted(sts, key=lambda s: (not g.contradicts.get(s.sig), s.order))[:MAX_ROWS]}
+    return [s for s in sts if s.sig in keep], len(sts) - MAX_ROWS
 
 
-def render(model: dict) -> str:
-    s = model["summary"]
-    out = [f"# Contradiction report: {', '.join(model['corpus'])}", "",
-           "| | |", "|---|---:|"]
-    out += [f"| {label} | {s[k]} |" for k, label in SUMMARY_ROWS]
-    out.append("")
-    if model["groups"]:
-        out += ["| Group | Key | Figures | Contradicting | Not comparable |", "|---|---|---:|---:|---:|"]
-        for g in model["groups"]:
-            out.append(f"| [{g['id']}](#{g['id'].lower()}) | {_cell(key_title(g['key']))} | "
-                       f"{len(g['figures'])} | {g['contradictions']} | {g['not_comparable']} |")
-        out.append("")
-    for g in model["groups"]:
-        out += [f"## {g['id']}", "", f"**{_cell(key_title(g['key']))}**", "",
-                "| Figure | As written | Normalized | Conditions | Source | Date | Status |",
-                "|---|---|---|---|---|---|---|"]
-        figs, hidden = shown_figures(g)
-        for f in figs:
-            out.append(f"| {f['id']} | `{_cell(f['surface'])}` | {_cell(fmt_value(f))} | "
-                       f"{_cell(fmt_conditions(f['conditions'], f.get('borrowed')))} | {_cell(f['path'])}:{f['line']} | "
-                       f"{f['date'] or '—'} | {_cell(status_of(f))} |")
+class Lines:
+    """Lines written to the open file; blank lines between blocks, none at the end."""
+
+    def __init__(self, fh):
+        self.fh, self._blank, self._any = fh, False, False
+
+    def __call__(self, line: str = "") -> None:
+        if not line:
+            self._blank = self._any
+            return
+        if self._blank:
+            self.fh.write("\n")
+            self._blank = False
+        self.fh.write(line + "\n")
+        self._any = True
+
+
+def write(report, fh, top=None) -> None:
+    top = TOP_GROUPS if top is None else top
+    w = Lines(fh)
+    s = report.summary
+    w(f"# Contradiction report: {', '.join(report.corpus)}")
+    w()
+    w("| | |")
+    w("|---|---:|")
+    for k, label in SUMMARY_ROWS:
+        w(f"| {label} | {s[k]} |")
+    w()
+    groups = report.groups
+    if groups:
+        w("| Group | Key | Statements | Figures | Contradicting | Not comparable |")
+        w("|---|---|---:|---:|---:|---:|")
+        for i, g in enumerate(groups):
+            name = f"[{g.id}](#{g.id.lower()})" if i < top else g.id
+            w(f"| {name} | {_cell(key_title(g.key))} | {len(g.statements)} | {g.n_figures} | "
+              f"{g.contradictions} | {g.not_comparable} |")
+        w()
+        if len(groups) > top:
+            w(f"The first {top} groups are shown below; report.json has all {len(groups)}.")
+            w()
+    for g in groups[:top]:
+        w(f"## {g.id}")
+        w()
+        w(f"**{_cell(key_title(g.key))}**")
+        w()
+        w("| Statement | As written | Normalized | Conditions | Source | Figures | Date | Status |")
+        w("|---|---|---|---|---|---:|---|---|")
+        shown, hidden = shown_statements(g)
+        for st in shown:
+            f = st.first
+            w(f"| {g.ids[st.sig]} | `{_cell(f['surface'])}` | {_cell(fmt_value(f, st.base_unit))} | "
+              f"{_cell(fmt_conditions(f['conditions'], f['borrowed']))} | {_cell(where(st))} | "
+              f"{st.n_figures} | {dates(st)} | {_cell(status_of(g, st))} |")
         if hidden:
-            out.append(f"| … | {hidden} more figures in report.json | | | | | |")
-        out.append("")
-        for p in g["pairs"][:MAX_ROWS]:
+            w(f"| … | {hidden} more statements in report.json | | | | | | |")
+        w()
+        for p in g.pairs[:MAX_ROWS]:
             word = "contradict" if p["status"] == "contradict" else "not comparable"
-            out.append(f"- {p['a']} ↔ {p['b']}: **{word}** — {p['reason']}")
-        more = len(g["pairs"]) - MAX_ROWS + g.get("pairs_omitted", 0)
+            n = f" ({p['figure_pairs']} figure pairs)" if p["status"] == "contradict" and p["figure_pairs"] > 1 else ""
+            w(f"- {p['a']} ↔ {p['b']}: **{word}**{n} — {p['reason']}")
+        more = len(g.pairs) - MAX_ROWS + g.pairs_omitted
         if more > 0:
-            out.append(f"- … {more} more pairs in report.json")
-        out.append("")
-    if model["unverified"]:
-        out += ["## Unverified figures", ""]
-        for u in model["unverified"]:
-            out.append(f"- {u['path']}:{u['line']}: `{_cell(u['surface'])}` ({', '.join(u['markers'])})")
-        out.append("")
-    if model["errors"]:
-        out += ["## Files that could not be read", ""] + [f"- {e}" for e in model["errors"]] + [""]
-    return "\n".join(out).rstrip("\n") + "\n"
+            w(f"- … {more} more statement pairs in report.json")
+        w()
+    if s["unverified"]:
+        w("## Unverified figures")
+        w()
+        for i, u in enumerate(report.unverified()):
+            if i == MAX_UNVERIFIED:
+                w(f"- … {s['unverified'] - MAX_UNVERIFIED} more in report.json")
+                break
+            w(f"- {u['path']}:{u['line']}: `{_cell(u['surface'])}` ({', '.join(u['markers'])})")
+        w()
+    if report.errors:
+        w("## Files that could not be read")
+        w()
+        for e in report.errors:
+            w(f"- {e}")

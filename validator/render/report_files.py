@@ -1,0 +1,37 @@
+"""Writing the corpus report's files: report.md, report.html and report.json, each streamed
+to a file beside its place and renamed into place when complete (a reader never sees half
+a report; an interrupted run leaves the previous one)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+from validator.render import report_html, report_json, report_md
+
+FORMATS = ("md", "html", "json")
+
+
+def write_report(report, out_dir, formats=("md", "html", "json"), top: Optional[int] = None) -> list:
+    """Write report.md / report.html / report.json into ``out_dir``, each streamed to its
+    file (written beside it and renamed into place when complete); returns the paths.
+    ``top``: groups shown in full in the Markdown and HTML (the rest are summarized)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    writers = {"md": report_md.write, "html": report_html.write, "json": report_json.write}
+    written = []
+    for fmt in formats:
+        p = out / f"report.{fmt}"
+        tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+                if fmt == "json":
+                    writers[fmt](report, fh)
+                else:
+                    writers[fmt](report, fh, top=top)
+            os.replace(tmp, p)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        written.append(p)
+    return written
