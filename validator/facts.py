@@ -100,7 +100,7 @@ def interval(claim, approx_rel: float = 0.1) -> Optional[tuple]:
     and a corpus restates the same figure thousands of times)."""
     return _interval_of((claim.value, claim.low, claim.high, claim.base_value, claim.base_low,
                          claim.base_high, claim.decimals, bool(claim.approx), claim.bound,
-                         claim.surface), approx_rel)
+                         claim.surface, claim.kind), approx_rel)
 
 
 class _Figure(NamedTuple):
@@ -115,6 +115,7 @@ class _Figure(NamedTuple):
     approx: bool
     bound: Optional[str]
     surface: Optional[str]
+    kind: Optional[str]          # a counted figure ('8 GPUs') admits no rounding
 
 
 @lru_cache(maxsize=131072)
@@ -258,6 +259,24 @@ def _compare_conditions(ca: tuple, cb: tuple) -> tuple:
             else:
                 shared_eq += 1
     return shared_eq, tuple(differ)
+
+
+def facets_with_several_values(conds_list) -> frozenset:
+    """Facets a document states with two or more distinct values (several models, several
+    concurrencies): on those a figure that names none measured an unknown one of them."""
+    seen: dict = {}
+    for conds in conds_list:
+        for f, v in conds.items():
+            seen.setdefault(f, set()).add(_NORM.sub("", str(v).lower()))
+    return frozenset(f for f, vs in seen.items() if len(vs) > 1)
+
+
+def one_sided(ca: dict, cb: dict, several) -> tuple:
+    """Facets of ``several`` that one side states and the other does not. Within a document
+    measuring several models, '6 ms for the 32B model at 16 users' and 'mostly 1~3 ms' (no
+    model named: a summary over the table) are not one figure stated twice; where the
+    document names one model only, the silent side is that model and the two compare."""
+    return tuple(sorted(f for f in several if (f in ca) != (f in cb)))
 
 
 def describe_facet(conds: dict, facet: str) -> str:

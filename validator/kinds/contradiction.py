@@ -24,7 +24,8 @@ from __future__ import annotations
 import os
 from itertools import chain, islice
 
-from ..facts import base_fact, compare_conditions, evidence_of, statements, statements_agree
+from ..facts import (base_fact, compare_conditions, evidence_of, facets_with_several_values,
+                     one_sided, statements, statements_agree)
 
 NAME = "contradiction.figure"
 FAMILY = "contradiction"
@@ -131,6 +132,7 @@ def _facts(rule, ctx):
     here = os.path.realpath(ctx.path)
     corpus = ctx.corpus if "corpus" in scopes else None
     rel = ctx.caches.comparable
+    several = facets_with_several_values(st.conds for st in mine_all.values() if st.conds)
 
     def short(p):
         return ctx.corpus.short(p) if ctx.corpus is not None else p
@@ -156,7 +158,10 @@ def _facts(rule, ctx):
                     if other.line == claim.line or (other.block is not None
                                                     and other.block == claim.block):
                         continue
-                    verdict, dif = _judge(mine, mine_all[id(other)], approx_rel)
+                    theirs = mine_all[id(other)]
+                    if theirs.conds and one_sided(mine.conds, theirs.conds, several):
+                        continue      # one names a model or load the document has several of
+                    verdict, dif = _judge(mine, theirs, approx_rel)
                     # a document listing one metric under several setups is normal: only
                     # conflicts count here ('not comparable' is kept for cited sources)
                     if verdict == "conflict":
