@@ -353,8 +353,11 @@ def big_written(tmp_path_factory):
 def _interrupt(args, cwd, at: float):
     """Start caveat, send SIGINT ``at`` seconds in; (returncode, stderr), or None when the
     run had already finished (the machine was faster than the reference run)."""
+    # SIGINT as a terminal delivers it: a suite started in the background (CI, 'cmd &')
+    # hands its children SIGINT ignored, and a Python started so keeps ignoring it
     proc = subprocess.Popen([*CAVEAT, *map(str, args)], cwd=cwd, env=caveat_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(at)
     if proc.poll() is not None:
         proc.communicate()
