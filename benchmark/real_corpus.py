@@ -18,7 +18,7 @@ FAMILIES = tuple(families())
 
 def main(argv):
     folder = argv[0]
-    cmd = ["caveat", "check", "--format", "json", "--fail-on", "never", folder]
+    cmd = [sys.executable, "-m", "validator.cli", "check", "--format", "json", "--fail-on", "never", folder]
     if "--corpus" in argv:
         cmd += ["--corpus", folder]
     out = subprocess.run(cmd, capture_output=True, text=True)
