@@ -232,6 +232,10 @@ BARE_ARXIV = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d{1,3})?(?![\w.])")
 # the look-behinds start a match only at the head of a [\w.-] run: no re-scan from inside it
 _PATH_RX = re.compile(r"(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/.-])[\w.-]{1,200}\.mdx?(?![\w])")
 _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
+# A program's source file ('vllm/core/scheduler.py', 'csrc/attention.cu') is code a post talks
+# about, not a document it cites: a briefing cites notes, reports, pages and data
+_PROGRAM = re.compile(r"\.(?:py|pyi|pyx|c|cc|cpp|cxx|h|hh|hpp|cu|cuh|rs|go|js|mjs|ts|tsx|jsx|java|kt|"
+                      r"scala|swift|rb|php|sh|bash|zsh|ps1|cmake|mk|lua|pl|r|jl|zig|sol|proto)$", re.IGNORECASE)
 
 
 def parse_sources(text: str, s: int, e: int, line: int, line_start: int, origin: str) -> list:
@@ -249,7 +253,7 @@ def parse_sources(text: str, s: int, e: int, line: int, line_start: int, origin:
     # one merged span set keeps a block with thousands of links linear
     covered = Covered(taken)
     for m in _PATH_RX.finditer(text, s, e):
-        if m.start() in covered or _IMAGE.search(m.group(0)):
+        if m.start() in covered or _IMAGE.search(m.group(0)) or _PROGRAM.search(m.group(0)):
             continue
         out.append(Source("path", m.group(0), line, m.start() - line_start + 1, origin=origin))
     out.sort(key=lambda src: src.col)

@@ -371,7 +371,7 @@ _CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*
 
 def document_kind(doc) -> str:
     """'digest' when the document gathers figures from many sources — entries that cite their
-    own sources, or several top-level titles that are not numbered chapters ('vLLM 动态日报',
+    own sources, or several top-level titles that are digests' titles ('vLLM 动态日报',
     'SGLang 动态日报'): each figure must then carry its own setup.  Otherwise 'post': a
     document about one thing, which states its setup once."""
     # a blog post's numbered sections link PRs inline; a digest's entries cite where each came
@@ -380,9 +380,10 @@ def document_kind(doc) -> str:
                 if any(s.kind != "url" or s.origin == "line" for s in e.sources or ()))
     if cited >= 2 or _DIGEST_TITLE.search(doc.title or ""):
         return "digest"
-    h1 = [sec for sec in doc.sections if sec.level == 1]
-    parts = [sec for sec in h1 if not _CHAPTER.match(sec.title)]
-    return "digest" if len(parts) >= 3 and len(parts) * 2 > len(h1) else "post"
+    # several digests pasted into one file ('vLLM 动态日报 …', 'SGLang Digest — …'); a blog post
+    # whose sections are '#' headings ('# Benchmark Setup', '# Motivation') is still one post
+    parts = [sec for sec in doc.sections if sec.level == 1 and _DIGEST_TITLE.search(sec.title)]
+    return "digest" if len(parts) >= 2 else "post"
 
 
 def build(doc, clean_title) -> None:
