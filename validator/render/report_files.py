@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 from validator.render import report_html, report_json, report_md
+from validator.render.report_links import Links
 
 FORMATS = ("md", "html", "json")
 
@@ -15,10 +16,12 @@ FORMATS = ("md", "html", "json")
 def write_report(report, out_dir, formats=("md", "html", "json"), top: Optional[int] = None) -> list:
     """Write report.md / report.html / report.json into ``out_dir``, each streamed to its
     file (written beside it and renamed into place when complete); returns the paths.
-    ``top``: groups shown in full in the Markdown and HTML (the rest are summarized)."""
+    ``top``: groups shown in full in the Markdown and HTML (the rest are summarized).
+    Their figures link to the corpus files relative to ``out_dir`` (report_links.py)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     writers = {"md": report_md.write, "html": report_html.write, "json": report_json.write}
+    links = Links(report.roots, out)
     written = []
     for fmt in formats:
         p = out / f"report.{fmt}"
@@ -28,7 +31,7 @@ def write_report(report, out_dir, formats=("md", "html", "json"), top: Optional[
                 if fmt == "json":
                     writers[fmt](report, fh)
                 else:
-                    writers[fmt](report, fh, top=top)
+                    writers[fmt](report, fh, top=top, links=links)
             os.replace(tmp, p)
         finally:
             if tmp.exists():
