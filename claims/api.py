@@ -90,13 +90,13 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
     # they are counts of items, not figures with context: they join after annotate and classify
     counts = count_claims(doc, claims, names)
-    annotate(doc, claims, names)
+    around = annotate(doc, claims, names)
     merged = merge_counts(claims, counts, [])
     # derived figures among all of them ('（4 条：1 + 3）' may add word counts)
     derivations = find_derivations(doc, merged)
     # a compared pair names its gap's subject and baseline: spread those too
     inherit(claims)
-    classify(doc, claims)
+    classify(doc, claims, around)
     for c in counts:
         c.path = p
     return Analysis(document=doc, claims=merged, derivations=derivations, counts=read_counts(doc, merged))

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
-from .entities import Covered, find_entities, guarded, matches_in_spans
+from .entities import Covered, SpanIndex, find_entities, guarded, matches_in_spans
 from .model import Mention
 
 # precompiled: _value runs for every facet mention
@@ -60,14 +60,20 @@ def find_conditions_in_spans(text: str, spans, entities) -> list:
     sorted, disjoint spans, each facet pattern scanned once over the text (see
     ``entities.matches_in_spans``; a span it cannot answer for is read alone)."""
     rxs, _ = _facets()
-    per = [[] for _ in spans]
+    index = SpanIndex(text, spans)
+    per: dict = {}
     alone = set()
     for rx in rxs:              # facet by facet, as find_conditions meets them
-        got, a = matches_in_spans(rx, text, spans)
+        got, a = matches_in_spans(rx, text, index)
         alone |= a
-        for i, ms in enumerate(got):
-            per[i].extend(ms)
-    return [find_conditions(text, s, e, ents) if i in alone else _conditions(ents, per[i])
+        for i, ms in got.items():
+            have = per.get(i)
+            if have is None:
+                per[i] = ms
+            else:
+                have.extend(ms)
+    return [find_conditions(text, s, e, ents) if i in alone
+            else _conditions(ents, per.get(i, ())) if (ents or i in per) else []
             for i, ((s, e), ents) in enumerate(zip(spans, entities))]
 
 

@@ -30,10 +30,9 @@ from .conditions import find_conditions_in_spans
 from .entities import find_entities_in_spans, guarded
 from .model import Condition
 from .scopes import WINDOW, Scopes, bounds
-from .structure import ANAPHORA, SENT_END
+from .structure import ANAPHORA, CLAUSE_END, SENT_END
 
 _WINDOW = WINDOW
-_CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 _BASELINE_CUE = re.compile(
     r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?|\bleads?|\btrails?"
     r"|比|相比于?|相较于?|对比|较|领先于?|超过|落后于?|胜过|优于|高于|低于)\s*(?:the\s+)?$", re.IGNORECASE)
@@ -385,9 +384,10 @@ class _Sources:
         return list(srcs or doc.header_sources)
 
 
-def annotate(doc, claims, names=None) -> list:
+def annotate(doc, claims, names=None) -> dict:
     """Fill the context fields of ``claims`` (in place).
     ``names``: block index -> the hardware and model names already found in that block.
+    Returns id(claim) -> (sentence, clause) offsets, for the readers that follow.
 
     One pass per figure, in named steps: place (role, section, entry), sentence and clause,
     subject and baseline, metric, conditions (``claims.scopes``), markers, sources."""
@@ -397,6 +397,7 @@ def annotate(doc, claims, names=None) -> list:
     scopes = Scopes(doc, names, found_conds, found_systems)
     subjects, sources = _Subjects(doc, scopes), _Sources(doc)
     made = {}            # (mention, scope) -> Condition
+    around = {}          # id(claim) -> (sentence, clause)
     last_metric = {}     # (block or entry, kind) -> metric of the previous figure of that kind
     for c in claims:
         if c.block is None:
@@ -407,7 +408,8 @@ def annotate(doc, claims, names=None) -> list:
         c.section = doc.sections[b.section].title if b.section is not None else None
         c.entry = doc.entries[b.entry].label if b.entry is not None else None
         sent = bounds(text, b.start, b.end, c.start, c.end, SENT_END)
-        clause = bounds(text, b.start, b.end, c.start, c.end, _CLAUSE_END)
+        clause = bounds(text, b.start, b.end, c.start, c.end, CLAUSE_END)
+        around[id(c)] = (sent, clause)
         c.subject, c.baseline = _subject_and_baseline(doc, c, b, bi, sent, subjects)
 
         scope_key = (c.block, c.kind)
@@ -432,6 +434,7 @@ def annotate(doc, claims, names=None) -> list:
         c.sources = sources.of(c, b)
 
     inherit(claims)
+    return around
 
 
 def inherit(claims):

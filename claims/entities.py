@@ -344,33 +344,47 @@ _SPAN_END_OK = frozenset("\n\r \t|")
 SPAN_GAP = 64
 
 
-def _runs(spans):
-    """Index ranges [i, j) of runs of spans whose gaps are at most SPAN_GAP characters."""
-    i = 0
-    for k in range(1, len(spans) + 1):
-        if k == len(spans) or spans[k][0] - spans[k - 1][1] > SPAN_GAP:
-            yield i, k
-            i = k
+class SpanIndex:
+    """Sorted, disjoint spans (a document's blocks) indexed once for many scans: their starts,
+    the runs of spans one scan may read together (gaps of at most SPAN_GAP characters), and
+    the spans a joint scan cannot answer for whatever it finds (see ``_spread``)."""
+
+    __slots__ = ("spans", "starts", "runs", "edge")
+
+    def __init__(self, text: str, spans):
+        self.spans = spans
+        self.starts = [s for s, _ in spans]
+        self.runs = []
+        i = 0
+        for k in range(1, len(spans) + 1):
+            if k == len(spans) or spans[k][0] - spans[k - 1][1] > SPAN_GAP:
+                self.runs.append((spans[i][0], spans[k - 1][1]))
+                i = k
+        n = len(text)
+        self.edge = frozenset(i for i, (_, e) in enumerate(spans) if e < n and text[e] not in _SPAN_END_OK)
 
 
-def _spread(text: str, spans, scan, span_of) -> tuple:
-    """([items of ``scan(lo, hi)`` lying in each span], spans to scan alone), scanning once
-    per run of sorted, disjoint spans.  An item lying in one span is that span's; a span an
-    item runs over the edge of, or that ends before a character other than a line break,
-    space or pipe (the vocabularies' look-aheads treat those as the end of the text), is
-    left to be scanned alone: the one scan cannot answer for it."""
-    out = [[] for _ in spans]
-    if not spans:
-        return out, set()
-    starts = [s for s, _ in spans]
-    alone = {i for i, (_, e) in enumerate(spans) if e < len(text) and text[e] not in _SPAN_END_OK}
-    for a, z in _runs(spans):
-        for item in scan(spans[a][0], spans[z - 1][1]):
+def _spread(index: SpanIndex, scan, span_of) -> tuple:
+    """({span index: [items of ``scan(lo, hi)`` lying in that span]}, spans to scan alone),
+    scanning once per run of ``index``'s spans.  An item lying in one span is that span's; a
+    span an item runs over the edge of, or that ends before a character other than a line
+    break, space or pipe (the vocabularies' look-aheads treat those as the end of the text),
+    is left to be scanned alone: the one scan cannot answer for it."""
+    out: dict = {}
+    spans, starts = index.spans, index.starts
+    alone = set(index.edge)
+    right = bisect.bisect_right
+    for lo, hi in index.runs:
+        for item in scan(lo, hi):
             s, e = span_of(item)
-            i = bisect.bisect_right(starts, s) - 1
+            i = right(starts, s) - 1
             if i >= 0 and e <= spans[i][1]:
                 if s < spans[i][1] or s == e:
-                    out[i].append(item)
+                    got = out.get(i)
+                    if got is None:
+                        out[i] = [item]
+                    else:
+                        got.append(item)
                 continue        # between two spans: no span's business
             # over an edge: every span it touches is read alone
             j = max(i, 0)
@@ -381,19 +395,28 @@ def _spread(text: str, spans, scan, span_of) -> tuple:
     return out, alone
 
 
-def matches_in_spans(rx, text: str, spans) -> tuple:
-    """([matches of ``rx.finditer(text, s, e)`` for each span], spans to scan alone), from
-    one scan per run of spans (see ``_spread``)."""
-    return _spread(text, spans, lambda lo, hi: rx.finditer(text, lo, hi), lambda m: m.span())
+def matches_in_spans(rx, text: str, index: SpanIndex) -> tuple:
+    """({span index: matches of ``rx.finditer(text, s, e)``}, spans to scan alone), from one
+    scan per run of spans (see ``_spread``)."""
+    return _spread(index, lambda lo, hi: rx.finditer(text, lo, hi), _SPAN)
 
 
-def find_entities_in_spans(text: str, spans, kinds=("system", "hardware", "model")) -> list:
+def _SPAN(m):
+    return m.span()
+
+
+def _ENT_SPAN(ent):
+    return ent[2], ent[3]
+
+
+def find_entities_in_spans(text: str, spans, kinds=("system", "hardware", "model"), index=None) -> list:
     """``[find_entities(text, s, e, kinds) for s, e in spans]`` for sorted, disjoint spans
     (a document's blocks), from one scan per run of spans instead of one per span: a
     document of 60 bullets paid the start of each scan 60 times.  A span the one scan cannot
     answer for exactly (see ``_spread``) is scanned alone, as before."""
-    out, alone = _spread(text, spans, lambda lo, hi: find_entities(text, lo, hi, kinds),
-                         lambda ent: (ent[2], ent[3]))
+    got, alone = _spread(index if index is not None else SpanIndex(text, spans),
+                         lambda lo, hi: find_entities(text, lo, hi, kinds), _ENT_SPAN)
+    out = [got.get(i, []) for i in range(len(spans))]
     for i in alone:
         out[i] = find_entities(text, spans[i][0], spans[i][1], kinds)
     return out

@@ -571,8 +571,10 @@ def _claims_from(m, ctx):
         return _split(m, ctx)
     if fig is None:
         return []
-    if any(test(fig, ctx.text) for _why, test in _NOT_A_CLAIM):
-        return []
+    text = ctx.text
+    for _why, test in _NOT_A_CLAIM:
+        if test(fig, text):
+            return []
     return _build(fig, m, ctx)
 
 

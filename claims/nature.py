@@ -23,11 +23,10 @@ import re
 from functools import lru_cache
 
 from ._data import load
+from .entities import guarded
 from .scopes import bounds
-from .structure import SENT_END
+from .structure import CLAUSE_END, SENT_END
 
-# a clause ends at a comma or a bracket as well as at a sentence end
-_CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 # words that say what was measured: a latency or duration next to one of them is a result
 _PERF_WORD = re.compile(r"延迟|时延|耗时|加载|吞吐|首\s?token|(?<![A-Za-z])(?:latency|TTFT|TPOT|ITL|load(?:s|ing|ed)?|"
                         r"throughput|tok(?:en)?s?/s|req(?:uest)?s?/s|faster|slower)(?![A-Za-z])", re.IGNORECASE)
@@ -42,7 +41,15 @@ _VERSION_HEADING = re.compile(r"^\[?v?\d+\.\d+(?:\.\d+)?\]?(?:\s|$)")
 @lru_cache(maxsize=None)
 def _rx():
     d = load("nature.yaml")
-    return {k: re.compile("|".join("(?:%s)" % p for p in v), re.IGNORECASE) for k, v in d.items()}
+    return {k: _compile("|".join("(?:%s)" % p for p in v)) for k, v in d.items()}
+
+
+def _compile(pattern: str):
+    # searched for at every figure: a guard on the first characters skips most positions
+    # (entities.guarded, same matches); a pattern anchored at '^' is only ever matched
+    if all(p.startswith("^") for p in pattern[3:-1].split(")|(?:")):
+        return re.compile(pattern, re.IGNORECASE)
+    return guarded(pattern, re.IGNORECASE)
 
 
 class _Around:
@@ -50,10 +57,12 @@ class _Around:
 
     __slots__ = ("text", "c", "sent", "clause")
 
-    def __init__(self, doc, b, c):
+    def __init__(self, doc, b, c, cut=None):
         self.text, self.c = doc.text, c
-        self.sent = bounds(doc.text, b.start, b.end, c.start, c.end, SENT_END)
-        self.clause = bounds(doc.text, b.start, b.end, c.start, c.end, _CLAUSE_END)
+        if cut is None:
+            cut = (bounds(doc.text, b.start, b.end, c.start, c.end, SENT_END),
+                   bounds(doc.text, b.start, b.end, c.start, c.end, CLAUSE_END))
+        self.sent, self.clause = cut
 
     def before_in_sentence(self):
         return self.text[self.sent[0]:self.c.start]
@@ -229,8 +238,9 @@ _TESTS = (
 )
 
 
-def classify(doc, claims) -> None:
-    """Set ``nature`` on every claim of ``doc`` (in place)."""
+def classify(doc, claims, around=None) -> None:
+    """Set ``nature`` on every claim of ``doc`` (in place).  ``around``: id(claim) ->
+    (sentence, clause) offsets as ``context.annotate`` cut them (cut again when absent)."""
     if not claims:
         return
     first_item = {}
@@ -242,5 +252,10 @@ def classify(doc, claims) -> None:
         if c.block is None:
             c.nature = "count" if c.kind == "count" else "result"
             continue
-        a = _Around(doc, doc.blocks[c.block], c)
-        c.nature = next((name for name, test in _TESTS if test(ctx, a, c)), "result")
+        a = _Around(doc, doc.blocks[c.block], c, around.get(id(c)) if around else None)
+        for name, test in _TESTS:
+            if test(ctx, a, c):
+                c.nature = name
+                break
+        else:
+            c.nature = "result"

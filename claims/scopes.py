@@ -18,9 +18,9 @@ from functools import lru_cache
 
 from ._data import load
 from .conditions import find_conditions
-from .entities import find_entities
+from .entities import find_entities, guarded
 from .markers import find_markers
-from .structure import ANAPHORA, SENT_END
+from .structure import ANAPHORA, CLAUSE_END, SENT_END
 
 WINDOW = 800      # characters looked at on each side of a figure for its sentence (a digest's
                   # sentence carries long link targets between its subject and its figures)
@@ -32,16 +32,15 @@ _COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
 _POOL = re.compile(r"^\s*(\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)")
 _CARRIED = ("hardware", "model", "platform", "precision")
 _PAREN_AFTER = re.compile(r"\s{0,2}[（(]")
-# a clause ends at a comma or a bracket as well as at a sentence end
-_CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 
 
 @lru_cache(maxsize=None)
 def _rx():
     d = load("sections.yaml")
-    return (re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE),
+    # the searched ones carry a guard on their first characters (entities.guarded: same matches)
+    return (re.compile(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             re.compile(d["label_line"]), re.compile(d.get("intro_section") or r"(?!)"),
-            re.compile(d.get("other_experiment") or r"(?!)"))
+            guarded(d.get("other_experiment") or r"(?!)"))
 
 
 _PAPER_LINK = re.compile(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
@@ -402,7 +401,7 @@ class Scopes:
         paren = _PAREN_AFTER.match(text, c.end)
         p_end = text.find(")" if text[paren.end() - 1] == "(" else "）", paren.end(), sent[1] + 1) if paren else -1
 
-        clause = bounds(text, sent[0], sent[1], c.start, c.end, _CLAUSE_END)
+        clause = bounds(text, sent[0], sent[1], c.start, c.end, CLAUSE_END)
 
         def distance(x):
             if paren and paren.end() <= x.start and (p_end < 0 or x.start < p_end):
@@ -451,8 +450,11 @@ class Scopes:
         """Does the figure report another experiment than the document's own: its sentence says
         so ('In a simple test …', 'Early experiments show …'), or it quotes a cited paper (its
         block, or the line right before it, links an arXiv or conference paper)?"""
-        text = self.doc.text
-        if _rx()[4].search(text, sent[0], sent[1]):
+        key = ("elsewhere", sent)
+        told = self._memo.get(key)      # the figures of one sentence share its words
+        if told is None:
+            told = self._memo[key] = bool(_rx()[4].search(self.doc.text, sent[0], sent[1]))
+        if told:
             return True
         if self._cites_paper(c.block):
             return True

@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
+from .entities import guarded
 from .model import ListItem, Reference, Sentence, Setup
 
 # ---------------------------------------------------------------- sentences
@@ -25,6 +26,8 @@ from .model import ListItem, Reference, Sentence, Setup
 # and not after a lone digit (a packed list's '要点： 1. foo 2. bar', a version's 'V3.2.');
 # 'at batch 32. On batch 1 …' and '… using FP16. SGLang …' are two sentences each.
 SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!(?<![\d,])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
+# A clause ends at a comma, a dash between spaces or a bracket as well as at a sentence end.
+CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 # Words that open a sentence by pointing back at the previous one ('That is 50% better …').
 ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
 
@@ -163,9 +166,10 @@ def _captions(doc):
 @lru_cache(maxsize=None)
 def _setup_rx():
     d = load("sections.yaml")
-    return (re.compile(d["setup_line"], re.IGNORECASE), re.compile(d["setup_paren"], re.IGNORECASE),
+    # the searched ones carry a guard on their first characters (entities.guarded: same matches)
+    return (re.compile(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             re.compile(d["setup_section"]), re.compile(d["appendix_section"]),
-            re.compile(d["setup_intro"], re.IGNORECASE), re.compile(d["setup_sentence"], re.IGNORECASE))
+            guarded(d["setup_intro"], re.IGNORECASE), guarded(d["setup_sentence"], re.IGNORECASE))
 
 
 _EVALUATION = re.compile(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
