@@ -181,7 +181,7 @@ def chart(g, sts) -> str:
         if p["status"] != "contradict" or p["a"] not in by_id or p["b"] not in by_id:
             continue
         a, b = by_id[p["a"]], by_id[p["b"]]
-        depth = min(JOIN_W - 6, 8 + 7 * (abs(row_no[a.sig] - row_no[b.sig]) - 1))
+        depth = min(JOIN_W - 6, 12 + 7 * (abs(row_no[a.sig] - row_no[b.sig]) - 1))
         gx, ya, yb = x1 + 3, ys[a.sig], ys[b.sig]
         out.append(f'<path class="join" data-a="{_e(p["a"])}" data-b="{_e(p["b"])}" fill="none" '
                    f'd="M{gx:.1f} {ya:.1f} C{gx + depth * 1.3:.1f} {ya:.1f} {gx + depth * 1.3:.1f} {yb:.1f} {gx:.1f} {yb:.1f}" '
@@ -189,7 +189,7 @@ def chart(g, sts) -> str:
     for s in sts:
         out.append(_row(g, s, ivs[s.sig], ys[s.sig], x, x1 + JOIN_W + 4, s.sig in new, x1 + 3))
     if time:
-        out.append(_time_strip(g, sts, ys, x1 + NOTE_W, W - PAD_R, plot_bottom, height))
+        out.append(_time_strip(g, sts, ys, x1 + JOIN_W + NOTE_W, W - PAD_R, plot_bottom, height))
     out.append("</svg>")
     return "".join(out)
 

@@ -22,19 +22,26 @@ def write_report(report, out_dir, formats=("md", "html", "json"), top: Optional[
     out.mkdir(parents=True, exist_ok=True)
     writers = {"md": report_md.write, "html": report_html.write, "json": report_json.write}
     links = Links(report.roots, out)
-    written = []
+    shown = None
+    if "html" in formats and "json" in formats:
+        # report.json streams every figure: the HTML's few are kept on the way (one pass)
+        shown = report_html.ShownFigures(report, top)
+        formats = ["json", *(f for f in formats if f != "json")]
+    written = {}
     for fmt in formats:
         p = out / f"report.{fmt}"
         tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
         try:
             with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
                 if fmt == "json":
-                    writers[fmt](report, fh)
+                    writers[fmt](report, fh, figures=shown.tap(report.figures()) if shown else None)
+                elif fmt == "html":
+                    writers[fmt](report, fh, top=top, links=links, figures=shown)
                 else:
                     writers[fmt](report, fh, top=top, links=links)
             os.replace(tmp, p)
         finally:
             if tmp.exists():
                 tmp.unlink()
-        written.append(p)
-    return written
+        written[fmt] = p
+    return [written[f] for f in FORMATS if f in written]

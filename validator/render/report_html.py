@@ -23,7 +23,7 @@ from validator.render.report_md import (MAX_ROWS, MAX_UNVERIFIED, SUMMARY_ROWS, 
                                         shown_statements, status_of)
 
 MAX_LINKS = 12              # figures linked per statement (report.json lists every one)
-MAX_SEARCH_FILES = 200      # files of a statement the filter searches
+MAX_SEARCH_FILES = 50       # files of a statement the filter searches (its first ones)
 
 ZH = {"files": "文件", "claims": "数字声明", "groups": "有分歧的组", "contradictions": "矛盾对",
       "not_comparable": "不可比的陈述对", "superseded": "被取代的陈述", "unverified": "未核实的数字",
@@ -130,11 +130,16 @@ class _Page:
     def __init__(self, report, fh, links: Links, top: int):
         self.report, self.w, self.links, self.top = report, fh.write, links, top
         self._shown, self._newest = set(), set()     # of the group being written
+        self._link_parts: dict = {}
 
-    def link(self, path, line, text=None) -> str:
-        text = _e(text if text is not None else f"{path}:{line}")
-        href = self.links.href(path, line)
-        return f'<a href="{_e(href)}">{text}</a>' if href else text
+    def link(self, path, line) -> str:
+        """``path:line``, linked to the file's line (the escaped parts cached per file)."""
+        parts = self._link_parts.get(path)
+        if parts is None:
+            href = self.links.href(path)
+            parts = self._link_parts[path] = (_e(href) if href else None, _e(path))
+        href, text = parts
+        return f'<a href="{href}#L{line}">{text}:{line}</a>' if href else f"{text}:{line}"
 
     def head(self):
         r, w = self.report, self.w
@@ -179,30 +184,21 @@ class _Page:
                f'<span class="sw" style="border:2px solid #111;background:#fff"></span>newest · 最新; '
                f'a dashed arc joins each contradicting statement pair · 矛盾对; a date strip only when dates differ.</p>\n')
 
-    def groups(self):
+    def groups(self, figures):
         shown = [(g, shown_statements(g)) for g in self.report.groups[:self.top]]
-        figs = self.report.figures([(g, sts) for g, (sts, _) in shown])
-        nxt = next(figs, None)
         if any(g.contradictions for g, _ in shown):
             self.legend()
         for g, (sts, hidden) in shown:
             self._shown, self._newest = {s.sig for s in sts}, newest(g)
-            rows = []
-            for st in sts:
-                mine = []
-                while nxt is not None and nxt[0] is g and nxt[1] is st:
-                    mine.append(nxt[2])
-                    nxt = next(figs, None)
-                rows.append(self.row(g, st, mine))
+            rows = [self.row(g, st, *figures.of(g, st)) for st in sts]
             self.group(g, rows, hidden)
 
-    def row(self, g, st, figures) -> str:
+    def row(self, g, st, listed, files) -> str:
         f = st.first
-        cls = ' class="contra"' if g.contradicts.get(st.sig) else ""
-        links = [self.link(x["path"], x["line"]) for x in figures[:MAX_LINKS]]
-        if len(figures) > MAX_LINKS:
-            links.append(f'<span class="muted">+{len(figures) - MAX_LINKS} more in report.json</span>')
-        files = list(dict.fromkeys(x["path"] for x in figures))[:MAX_SEARCH_FILES]
+        cls = ' class="contra"' if g.contradictions and g.contradicts.get(st.sig) else ""
+        links = [self.link(x["path"], x["line"]) for x in listed]
+        if st.n_figures > len(listed):
+            links.append(f'<span class="muted">+{st.n_figures - len(listed)} more in report.json</span>')
         text = _search(_statement_search(g, st), *files)
         status = status_of(g, st)
         if st.sig in self._newest:
@@ -265,10 +261,55 @@ class _Page:
         w(f"<script>{SCRIPT}</script>\n</body></html>\n")
 
 
-def write(report, fh, top=None, links=None) -> None:
+class ShownFigures:
+    """The figures the page shows: per shown statement of the first ``top`` groups, its first
+    MAX_LINKS figures (linked) and first MAX_SEARCH_FILES files (searched). Collected while
+    report.json streams every figure (``tap``), so the page costs no second pass over them,
+    or read for the shown statements alone (``read``). Bounded by top x MAX_ROWS x
+    (MAX_LINKS + MAX_SEARCH_FILES), whatever the corpus size."""
+
+    def __init__(self, report, top=None):
+        top = TOP_GROUPS if top is None else top
+        self.only = [(g, shown_statements(g)[0]) for g in report.groups[:top]]
+        self._of = {(g.claim_key, s.sig): ([], {}) for g, sts in self.only for s in sts}
+        self.complete = False
+
+    def _add(self, g, s, fig) -> None:
+        got = self._of.get((g.claim_key, s.sig))
+        if got is not None:
+            listed, files = got
+            if len(listed) < MAX_LINKS:
+                listed.append(fig)
+            if len(files) < MAX_SEARCH_FILES:
+                files[fig["path"]] = None
+
+    def tap(self, figures):
+        """Pass ``figures`` (the report's (group, statement, figure) stream) through, keeping
+        what the page shows."""
+        for item in figures:
+            self._add(*item)
+            yield item
+        self.complete = True
+
+    def read(self, report) -> None:
+        for item in report.figures(self.only):
+            self._add(*item)
+        self.complete = True
+
+    def of(self, g, s) -> tuple:
+        listed, files = self._of.get((g.claim_key, s.sig), ([], {}))
+        return listed, list(files)
+
+
+def write(report, fh, top=None, links=None, figures: "ShownFigures | None" = None) -> None:
+    """``figures``: the shown figures when another writer already streamed them
+    (report_files.py writes report.json first and hands them over); else read here."""
     top = TOP_GROUPS if top is None else top
+    if figures is None or not figures.complete:
+        figures = ShownFigures(report, top)
+        figures.read(report)
     page = _Page(report, fh, links or Links((), "."), top)
     page.head()
     page.index()
-    page.groups()
+    page.groups(figures)
     page.tail()

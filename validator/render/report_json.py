@@ -43,14 +43,15 @@ def statement_head(g, s, newest=frozenset()) -> dict:
     }
 
 
-def write(report, fh) -> None:
+def write(report, fh, figures=None) -> None:
+    """``figures``: the report's figure stream when the caller taps it (report_files.py)."""
     w = fh.write
     w("{\n")
     w(f'  "caveat_report": {REPORT_VERSION},\n')
     w(f'  "corpus": {_dumps(report.corpus)},\n')
     w(f'  "summary": {_dumps(report.summary)},\n')
     w('  "groups": [')
-    figs = report.figures()
+    figs = report.figures() if figures is None else figures
     nxt = next(figs, None)
     for gi, g in enumerate(report.groups):
         head = group_head(g)

@@ -12,6 +12,7 @@ corpus folder: its paths stay plain text.
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 from typing import Optional
 from urllib.parse import quote
@@ -21,26 +22,32 @@ class Links:
     """``href(path, line)``: the relative link of a display path, or None when unknown."""
 
     def __init__(self, roots, out_dir):
-        self.roots = [Path(r) for r in roots or ()]
-        self.by_name = {r.name: r for r in self.roots}
-        self.out = Path(out_dir).resolve()
+        out = Path(out_dir).resolve()
+        # each root's path relative to the report folder, computed once: a link is that
+        # prefix joined with the display path
+        self.prefix = {Path(r).name: _rel(Path(r), out) for r in roots or ()}
+        self.single = next(iter(self.prefix.values())) if len(self.prefix) == 1 else None
+        self.cwd = _rel(Path.cwd(), out)
         self._cache: dict = {}
 
-    def file(self, path: str) -> Optional[Path]:
-        """The corpus file of a display path (as the engines' Paths made it)."""
-        if not self.roots:
+    def _relative(self, path: str) -> Optional[str]:
+        if not self.prefix:
             return None
-        if len(self.roots) == 1:
-            return self.roots[0] / path
+        if self.single is not None:
+            return posixpath.join(self.single, path)
         head, _, rest = path.partition("/")
-        root = self.by_name.get(head)
-        return root / rest if root is not None and rest else Path.cwd() / path
+        root = self.prefix.get(head)
+        return posixpath.join(root, rest) if root is not None and rest else posixpath.join(self.cwd, path)
 
     def href(self, path: str, line=None) -> Optional[str]:
         rel = self._cache.get(path)
         if rel is None:
-            f = self.file(path)
-            if f is None:
+            rel = self._relative(path)
+            if rel is None:
                 return None
-            rel = self._cache[path] = quote(os.path.relpath(f, self.out).replace(os.sep, "/"), safe="/._-~")
+            rel = self._cache[path] = quote(posixpath.normpath(rel), safe="/._-~")
         return f"{rel}#L{int(line)}" if line else rel
+
+
+def _rel(p: Path, out: Path) -> str:
+    return os.path.relpath(p.resolve(), out).replace(os.sep, "/")

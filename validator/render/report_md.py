@@ -6,6 +6,7 @@ the report's folder (report_links.py). Written line by line to the open file."""
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from typing import Optional
 
 # A corpus-scale group can hold hundreds of statements; the Markdown and HTML list the
@@ -82,6 +83,7 @@ def dates(s) -> str:
     return first if not last or first == last else f"{first or '—'} – {last}"
 
 
+@lru_cache(maxsize=4096)
 def day(d) -> Optional[int]:
     try:
         return date.fromisoformat(str(d)[:10]).toordinal()
@@ -99,7 +101,8 @@ def newest(g) -> set:
     """The sig of the group's newest statement: the one stated last (latest source date),
     when one is later than all others — none when the latest date is shared (nothing is
     newer than anything else then; the dates column shows the tie)."""
-    last = sorted(((date_span(s)[1], s.sig) for s in g.statements if date_span(s)[1] is not None), reverse=True)
+    last = sorted(((d, s.sig) for s in g.statements for d in (day(s.last_date) or day(s.first.get("date")),)
+                   if d is not None), reverse=True)
     if not last or (len(last) > 1 and last[0][0] == last[1][0]):
         return set()
     if len(last) == 1 and len(g.statements) == 1:
