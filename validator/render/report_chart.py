@@ -30,7 +30,7 @@ C_CONTRA, C_OK, C_OLD, C_BG = "#d62728", "#1f77b4", "#8c8c8c", "#eef3fa"
 W, LABEL_W, JOIN_W, NOTE_W, PAD_R, MT, MB = 880, 130, 46, 170, 10, 4, 40
 ROW, BAND = 24, 18
 TIME_W = 190
-MAX_CHART = 40              # statements charted (contradicting first); the table lists more
+MAX_CHART = 30              # statements charted (contradicting first); the table lists more
 
 
 def _e(s) -> str:
@@ -104,12 +104,13 @@ def charted(g, shown) -> tuple:
     return sts, len(shown) - len(sts)
 
 
-def _bands(sts) -> list:
-    """Statements grouped by setup, in order of each setup's first statement."""
+def _bands(g, sts) -> list:
+    """Statements grouped by setup: the setups holding a contradiction first (a large group's
+    conflicts are at the top of its chart), each in order of its first statement."""
     bands: dict = {}
     for s in sts:
         bands.setdefault(tuple(sorted(s.setup.items())), []).append(s)
-    return list(bands.values())
+    return sorted(bands.values(), key=lambda b: not any(g.contradicts.get(s.sig) for s in b))
 
 
 def _setup_text(band) -> str:
@@ -145,7 +146,7 @@ def chart(g, sts) -> str:
     def x(v):
         return x0 + (v - vlo) / (vhi - vlo) * (x1 - x0)
 
-    bands = _bands(sts)
+    bands = _bands(g, sts)
     height = MT + sum(BAND + ROW * len(b) for b in bands) + MB
     plot_bottom = height - MB
     unit = unit_label(sts[0])
