@@ -165,7 +165,9 @@ class _Page:
         w('<table class="groups"><thead><tr>' + _heads(GROUP_HEADS) + "</tr></thead><tbody>\n")
         for i, g in enumerate(groups):
             name = f'<a href="#{_e(g.id)}">{_e(g.id)}</a>' if i < self.top else _e(g.id)
-            text = _search(_key_search(g), *(_statement_search(g, s) for s in g.statements[:MAX_ROWS]))
+            # a group shown below lends its rows' text to this row in the browser (SCRIPT)
+            text = _search(_key_search(g)) if i < self.top else \
+                _search(_key_search(g), *(_statement_search(g, s) for s in g.statements[:MAX_ROWS]))
             quiet = "" if g.contradictions else " quiet"
             w(f'<tr class="grow{quiet}" data-group="{_e(g.id)}" data-search="{text}"><td>{name}</td><td>{_e(key_title(g.key))}</td>'
               f'<td class="n">{len(g.statements)}</td><td class="n">{g.n_figures}</td>'
