@@ -62,7 +62,7 @@ def _report_corpus(roots, write, ledger, engine, spark_master) -> tuple:
                 source = engine_for(engine, ledger, roots, len(files), spark_master)
                 try:
                     with source.snapshot():
-                        report = build(source, corpus_names(roots))
+                        report = build(source, corpus_names(roots), roots)
                         return report, write(report)
                 finally:
                     source.close()

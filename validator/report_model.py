@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterator, Optional
 
 from validator import facts
@@ -130,6 +131,7 @@ class Group:
     pairs_omitted: int
     id: str = ""
     claim_key: str = ""
+    conflict_figures: int = 0   # figures of the statements that contradict another (the order)
 
 
 def build_group(claim_key: str, statements: list, pairs: list) -> Optional[Group]:
@@ -178,7 +180,8 @@ def build_group(claim_key: str, statements: list, pairs: list) -> Optional[Group
         contradicts={k: named(v) for k, v in contradicts.items()},
         differs={k: named(v) for k, v in differs.items()},
         superseded_by={k: ids[v] for k, v in newer.items()},
-        pairs=listed, pairs_omitted=max(0, len(pairs) - MAX_LISTED_PAIRS), claim_key=claim_key)
+        pairs=listed, pairs_omitted=max(0, len(pairs) - MAX_LISTED_PAIRS), claim_key=claim_key,
+        conflict_figures=sum(s.n_figures for s in statements if s.sig in contradicts))
 
 
 def _listed(p: Pair, by_sig, ids, index) -> dict:
@@ -203,8 +206,10 @@ def describe(s: Statement, facet: str) -> str:
 
 
 def order_groups(groups: list) -> list:
-    """Most contradicting pairs first, then by key; numbered G1.."""
-    groups.sort(key=lambda g: (-g.contradictions, g.key["metric"] or "", g.key["subject"] or "",
+    """Most figures in conflict first (a reviewer starts where most of the corpus is at
+    stake), then most contradicting pairs, then by key; numbered G1.. Groups with nothing in
+    conflict (only "not comparable") come last."""
+    groups.sort(key=lambda g: (-g.conflict_figures, -g.contradictions, g.key["metric"] or "", g.key["subject"] or "",
                                g.key["baseline"] or "", g.claim_key))
     for n, g in enumerate(groups, 1):
         g.id = f"G{n}"
@@ -222,11 +227,18 @@ class Report:
     groups: list
     source: object              # the engine: figures(), unverified(), files(), show()
     errors: list = field(default_factory=list)
+    roots: list = field(default_factory=list)   # the corpus folders (absolute) the display paths
+    #                                             are relative to; empty for Parquet exports
 
-    def figures(self) -> Iterator[tuple]:
-        """(group, statement, figure) in report order: group, statement, first stated first."""
-        order = [(g.claim_key, s.sig) for g in self.groups for s in g.statements]
-        where = {(g.claim_key, s.sig): (g, s) for g in self.groups for s in g.statements}
+    def figures(self, only: Optional[list] = None) -> Iterator[tuple]:
+        """(group, statement, figure) in report order: group, statement, first stated first.
+        ``only``: [(group, statements)] to read instead of every statement of every group
+        (a renderer showing part of the report reads only that part)."""
+        only = [(g, g.statements) for g in self.groups] if only is None else only
+        order = [(g.claim_key, s.sig) for g, sts in only for s in sts]
+        where = {(g.claim_key, s.sig): (g, s) for g, sts in only for s in sts}
+        if not order:
+            return
         for key, sig, fig in self.source.figures(order):
             g, s = where[(key, sig)]
             yield g, s, fig
@@ -238,8 +250,9 @@ class Report:
         return self.source.files()
 
 
-def build(source, corpus_names: list) -> Report:
-    """The report model from an engine: every key's statements compared, groups ordered."""
+def build(source, corpus_names: list, roots: Optional[list] = None) -> Report:
+    """The report model from an engine: every key's statements compared, groups ordered.
+    ``roots``: the corpus folders, so a renderer can link each figure to its file."""
     groups = []
     for key, statements, pairs in source.groups():
         g = build_group(key, statements, pairs)
@@ -258,7 +271,8 @@ def build(source, corpus_names: list) -> Report:
         "unverified": counts["unverified"],
         "unreadable_files": len(errors),
     }
-    return Report(corpus=corpus_names, summary=summary, groups=groups, source=source, errors=errors)
+    return Report(corpus=corpus_names, summary=summary, groups=groups, source=source, errors=errors,
+                  roots=[str(Path(r).resolve()) for r in roots or ()])
 
 
 def statement_pairs(statements: list) -> Iterator[tuple]:

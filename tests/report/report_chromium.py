@@ -31,3 +31,21 @@ def render(html_path, png_path, width=1000, height=1600, scale=0.5) -> dict:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, errors="replace")
     log = p.stderr
     return {"returncode": p.returncode, "console": CONSOLE.findall(log), "log": log}
+
+
+def dump_dom(html_path, script: str = "") -> dict:
+    """Load ``html_path`` in headless Chromium, run ``script`` after the page's own scripts
+    (as a person typing would: it is appended to a copy of the page beside the original),
+    and return {'dom': the DOM as serialized after load, 'console': [...], 'returncode'}."""
+    src = Path(html_path)
+    page = src.with_name(f".{src.stem}.probe.html")
+    html = src.read_text(encoding="utf-8")
+    page.write_text(html.replace("</body>", f"<script>{script}</script></body>") if script else html,
+                    encoding="utf-8")
+    try:
+        with tempfile.TemporaryDirectory(prefix="caveat-chromium-") as profile:
+            cmd = [chromium_binary(), *FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.resolve().as_uri()]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, errors="replace")
+    finally:
+        page.unlink()
+    return {"dom": p.stdout, "console": CONSOLE.findall(p.stderr), "returncode": p.returncode, "log": p.stderr}

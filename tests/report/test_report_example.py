@@ -18,10 +18,16 @@ REGEN = "caveat report tests/data/briefing-corpus --out reports/example"
 
 
 def test_sample_report_is_current(tmp_path):
-    res = CliRunner().invoke(report_command, [str(EXAMPLE), "--out", str(tmp_path), "--no-ledger"])
+    """Regenerated from a copy of the corpus laid out as in the repository, so the links
+    (relative to the report folder) come out the same."""
+    import shutil
+    corpus = tmp_path / EXAMPLE.relative_to(REPO)
+    shutil.copytree(EXAMPLE, corpus)
+    out = tmp_path / SAMPLE.relative_to(REPO)
+    res = CliRunner().invoke(report_command, [str(corpus), "--out", str(out), "--no-ledger"])
     assert res.exit_code == 0, res.output
     for name in ("report.md", "report.html", "report.json"):
-        fresh = (tmp_path / name).read_text(encoding="utf-8")
+        fresh = (out / name).read_text(encoding="utf-8")
         kept = (SAMPLE / name).read_text(encoding="utf-8") if (SAMPLE / name).exists() else None
         assert fresh == kept, f"reports/example/{name} is stale; regenerate it with `{REGEN}`"
 

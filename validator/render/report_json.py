@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import math
 
+from validator.render.report_md import newest
+
 REPORT_VERSION = 2          # validator/schemas/report.schema.json documents this version
 
 
@@ -20,12 +22,13 @@ _dumps = json.JSONEncoder(ensure_ascii=False).encode     # one encoder for every
 
 
 def group_head(g) -> dict:
-    return {"id": g.id, "key": g.key, "contradictions": g.contradictions, "not_comparable": g.not_comparable,
+    return {"id": g.id, "key": g.key, "conflict_figures": g.conflict_figures,
+            "contradictions": g.contradictions, "not_comparable": g.not_comparable,
             "n_figures": g.n_figures, "n_statements": len(g.statements),
             "pairs": g.pairs, "pairs_omitted": g.pairs_omitted}
 
 
-def statement_head(g, s) -> dict:
+def statement_head(g, s, newest=frozenset()) -> dict:
     f = s.first
     return {
         "id": g.ids[s.sig], "sig": s.sig, "surface": f["surface"], "kind": f["kind"],
@@ -36,24 +39,26 @@ def statement_head(g, s) -> dict:
         "path": f["path"], "line": f["line"], "col": f["col"],
         "n_figures": s.n_figures, "n_files": s.n_files, "first_date": f["date"], "last_date": s.last_date,
         "contradicts": g.contradicts.get(s.sig, []), "not_comparable": g.differs.get(s.sig, []),
-        "superseded_by": g.superseded_by.get(s.sig),
+        "superseded_by": g.superseded_by.get(s.sig), "newest": s.sig in newest,
     }
 
 
-def write(report, fh) -> None:
+def write(report, fh, figures=None) -> None:
+    """``figures``: the report's figure stream when the caller taps it (report_files.py)."""
     w = fh.write
     w("{\n")
     w(f'  "caveat_report": {REPORT_VERSION},\n')
     w(f'  "corpus": {_dumps(report.corpus)},\n')
     w(f'  "summary": {_dumps(report.summary)},\n')
     w('  "groups": [')
-    figs = report.figures()
+    figs = report.figures() if figures is None else figures
     nxt = next(figs, None)
     for gi, g in enumerate(report.groups):
         head = group_head(g)
+        new = newest(g)
         w(("," if gi else "") + "\n    " + _dumps(head)[:-1] + ', "statements": [')
         for si, s in enumerate(g.statements):
-            sh = statement_head(g, s)
+            sh = statement_head(g, s, new)
             w(("," if si else "") + "\n      " + _dumps(sh)[:-1] + ', "figures": [')
             n = 0
             while nxt is not None and nxt[0] is g and nxt[1] is s:

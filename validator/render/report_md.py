@@ -1,7 +1,13 @@
-"""The corpus report as Markdown: summary table, the groups table, then one section per claim
-key with disagreeing statements (the first ``top`` groups; report.json has every group and
-every figure). Written line by line to the open file."""
+"""The corpus report as Markdown: summary table, the groups table (most figures in conflict
+first), then one section per claim key with contradicting statements and one collapsed
+``<details>`` line per key whose statements are only not comparable (the first ``top``
+groups; report.json has every group and every figure). Each source is a link relative to
+the report's folder (report_links.py). Written line by line to the open file."""
 from __future__ import annotations
+
+from datetime import date
+from functools import lru_cache
+from typing import Optional
 
 # A corpus-scale group can hold hundreds of statements; the Markdown and HTML list the
 # statements involved in a contradiction first and at most this many rows, and at most this
@@ -77,6 +83,33 @@ def dates(s) -> str:
     return first if not last or first == last else f"{first or '—'} – {last}"
 
 
+@lru_cache(maxsize=4096)
+def day(d) -> Optional[int]:
+    try:
+        return date.fromisoformat(str(d)[:10]).toordinal()
+    except (TypeError, ValueError):
+        return None
+
+
+def date_span(s) -> tuple:
+    """(first, last) source date of a statement as day numbers (None: undated)."""
+    a, b = day(s.first.get("date")), day(s.last_date)
+    return (a if a is not None else b), (b if b is not None else a)
+
+
+def newest(g) -> set:
+    """The sig of the group's newest statement: the one stated last (latest source date),
+    when one is later than all others — none when the latest date is shared (nothing is
+    newer than anything else then; the dates column shows the tie)."""
+    last = sorted(((d, s.sig) for s in g.statements for d in (day(s.last_date) or day(s.first.get("date")),)
+                   if d is not None), reverse=True)
+    if not last or (len(last) > 1 and last[0][0] == last[1][0]):
+        return set()
+    if len(last) == 1 and len(g.statements) == 1:
+        return set()
+    return {last[0][1]}
+
+
 def shown_statements(g) -> tuple:
     """(statements to list, how many are left out): contradicting ones first, then in order."""
     sts = g.statements
@@ -103,7 +136,22 @@ class Lines:
         self._any = True
 
 
-def write(report, fh, top=None) -> None:
+def _link(links, path, line) -> str:
+    """``path:line`` as a relative Markdown link to the file (report_links.py), or as text."""
+    text = f"{path}:{line}"
+    href = links.href(path, line) if links is not None else None
+    return f"[{_cell(text)}](<{href}>)" if href else _cell(text)
+
+
+def source(s, links) -> str:
+    f = s.first
+    more = f" (+{s.n_files - 1} files)" if s.n_files > 1 else ""
+    return _link(links, f["path"], f["line"]) + more
+
+
+def write(report, fh, top=None, links=None) -> None:
+    """Groups with contradictions as sections, most figures in conflict first; a group
+    without one collapsed into ``<details>`` (one line until opened, as in the HTML)."""
     top = TOP_GROUPS if top is None else top
     w = Lines(fh)
     s = report.summary
@@ -116,29 +164,39 @@ def write(report, fh, top=None) -> None:
     w()
     groups = report.groups
     if groups:
-        w("| Group | Key | Statements | Figures | Contradicting | Not comparable |")
-        w("|---|---|---:|---:|---:|---:|")
+        w("| Group | Key | Statements | Figures | In conflict | Contradicting | Not comparable |")
+        w("|---|---|---:|---:|---:|---:|---:|")
         for i, g in enumerate(groups):
             name = f"[{g.id}](#{g.id.lower()})" if i < top else g.id
             w(f"| {name} | {_cell(key_title(g.key))} | {len(g.statements)} | {g.n_figures} | "
-              f"{g.contradictions} | {g.not_comparable} |")
+              f"{g.conflict_figures} | {g.contradictions} | {g.not_comparable} |")
         w()
         if len(groups) > top:
             w(f"The first {top} groups are shown below; report.json has all {len(groups)}.")
             w()
     for g in groups[:top]:
-        w(f"## {g.id}")
-        w()
-        w(f"**{_cell(key_title(g.key))}**")
+        if g.contradictions:
+            w(f"## {g.id}")
+            w()
+            w(f"**{_cell(key_title(g.key))}** — {g.conflict_figures} figures in conflict, "
+              f"{g.contradictions} contradicting pairs")
+        else:
+            w(f'<details id="{g.id.lower()}"><summary>{g.id} · {_cell(key_title(g.key))} — '
+              f"{len(g.statements)} statements, {g.n_figures} figures; no contradiction, "
+              f"{g.not_comparable} not comparable pairs</summary>")
         w()
         w("| Statement | As written | Normalized | Conditions | Source | Figures | Date | Status |")
         w("|---|---|---|---|---|---:|---|---|")
         shown, hidden = shown_statements(g)
+        new = newest(g)
         for st in shown:
             f = st.first
+            status = status_of(g, st)
+            if st.sig in new:
+                status = "newest" + ("" if status == "—" else "; " + status)
             w(f"| {g.ids[st.sig]} | `{_cell(f['surface'])}` | {_cell(fmt_value(f, st.base_unit))} | "
-              f"{_cell(fmt_conditions(f['conditions'], f['borrowed']))} | {_cell(where(st))} | "
-              f"{st.n_figures} | {dates(st)} | {_cell(status_of(g, st))} |")
+              f"{_cell(fmt_conditions(f['conditions'], f['borrowed']))} | {source(st, links)} | "
+              f"{st.n_figures} | {dates(st)} | {_cell(status)} |")
         if hidden:
             w(f"| … | {hidden} more statements in report.json | | | | | | |")
         w()
@@ -150,6 +208,9 @@ def write(report, fh, top=None) -> None:
         if more > 0:
             w(f"- … {more} more statement pairs in report.json")
         w()
+        if not g.contradictions:
+            w("</details>")
+            w()
     if s["unverified"]:
         w("## Unverified figures")
         w()
@@ -157,7 +218,7 @@ def write(report, fh, top=None) -> None:
             if i == MAX_UNVERIFIED:
                 w(f"- … {s['unverified'] - MAX_UNVERIFIED} more in report.json")
                 break
-            w(f"- {u['path']}:{u['line']}: `{_cell(u['surface'])}` ({', '.join(u['markers'])})")
+            w(f"- {_link(links, u['path'], u['line'])}: `{_cell(u['surface'])}` ({', '.join(u['markers'])})")
         w()
     if report.errors:
         w("## Files that could not be read")
