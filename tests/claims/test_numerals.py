@@ -5,18 +5,19 @@ more than the whole one-file start-up budget; cn2an remains the reference (and t
 fallback for odd forms), so any number cn2an writes must read back the same.
 """
 import cn2an
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from claims.numerals import parse_chinese
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=0, max_value=10**12 - 1))
+@example(2_000_001_000)      # '二十亿一千': cn2an writes it but cannot read it back itself
 def test_integers_written_by_cn2an_read_back(n):
     for mode in ("low", "up"):
         written = cn2an.an2cn(n, mode)
         value, decimals = parse_chinese(written)
-        assert value == n == cn2an.cn2an(written, "smart"), written
+        assert value == n, written
         assert decimals == 0
 
 
