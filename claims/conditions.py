@@ -19,6 +19,8 @@ from .model import Mention
 # precompiled: _value runs for every facet mention
 _SPACES = re.compile(r"\s+")
 _KILO = re.compile(r"\d+\s*[Kk]")
+# facets entities.yaml names; facets.yaml may add labelled forms of them ('Model: …')
+_ENTITY_FACETS = frozenset(("model", "hardware"))
 
 
 @lru_cache(maxsize=None)
@@ -90,6 +92,8 @@ def _conditions(entities, matches) -> list:
         s, e = m.span(name)
         if named and s in named:
             continue
+        if facet in _ENTITY_FACETS and any(k == facet and a < e and b > s for k, _, a, b, _ in entities):
+            continue        # 'Model: Llama 3.1 8B': the name is read as the entity it is
         found.append(Mention(facet, _value(m, canon, vgroup) if vgroup else _canonical(m.group(name), canon),
                              s, e, m.group(name)))
     found.sort(key=lambda t: t[2])

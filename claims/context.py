@@ -60,8 +60,17 @@ def _metrics():
 # The title and the first paragraphs before any section state what the whole document is
 # about ('MOSS-TTS-Local-Transformer-v1.5 在 SGLang-Omni 中…', 'We ran Llama 3.1 70B on 8×H100'):
 # every condition they name is the document's.  Later header blocks count only their setup lines.
+# 'than Text Generation Inference (TGI)': the name in brackets after a baseline is the same
+# baseline, not a new subject
+_BASELINE_ALIAS = re.compile(
+    r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|比|相比于?|相较于?|对比|较)"
+    r"\s*(?:the\s+)?[^()（）,，.。;；]{1,40}[(（]\s*$", re.IGNORECASE)
+
+
 def _cue_before(text, pos, lo):
-    return bool(_BASELINE_CUE.search(text[max(lo, pos - 24):pos]))
+    if _BASELINE_CUE.search(text[max(lo, pos - 24):pos]):
+        return True
+    return pos > lo and text[pos - 1] in "(（" and bool(_BASELINE_ALIAS.search(text[max(lo, pos - 64):pos]))
 
 
 _APPROX_TAIL = re.compile(r"(?:约|大约|近|~|～|≈|about|roughly|around)\s*$")
@@ -159,6 +168,8 @@ class _Head:
 
 _RELATIVE = ("percent", "ratio", "percentage_point")
 _DIGIT = re.compile(r"\d")
+# the figure a leader leads with: '以 82.6% 领先' / 'leads with 82.6%' (a level, not a margin)
+_LEADS_WITH = re.compile(r"(?:以|(?<![A-Za-z])lead(?:s|ing)?\s{1,2}with)\s{0,2}(?:约|about\s)?\s{0,2}$", re.IGNORECASE)
 
 
 def _hits(group, text, lo, hi):
@@ -187,6 +198,8 @@ def _metric(text, c, clause, block, prev_same_kind):
             continue
         if _DIGIT.search(text, *between):    # another figure sits between them
             continue
+        if name == "throughput_lead" and _LEADS_WITH.search(text, max(clause[0], c.start - 20), c.start):
+            continue    # 'GPT-5.5 以 82.6% 领先', 'leads with 82.6%': the leader's level, not its lead
         if best is None or (d, order) < best[0]:
             best = ((d, order), name)
     change_hit = best[1] if best else None
@@ -336,6 +349,28 @@ def _conditions(doc, c, b, sent, scopes, made):
     return conds
 
 
+_CAPTION_MARKUP = re.compile(r"[*_`#>]+|[:：]\s*$")
+
+
+def _scenario(doc, table, made):
+    """The label a table's caption gives its figures ('**First-time requests**', '**Cached
+    requests**', 'Table 2: Decode, batch 64'): two tables under two labels measure two
+    scenarios of one setup, so their cells are not one figure stated twice.  Captions longer
+    than a label (a sentence introducing the table) name no scenario."""
+    key = ("scenario", table)
+    if key in made:
+        return made[key]
+    t = doc.tables[table]
+    got = None
+    if t.caption is not None:
+        cb = doc.blocks[t.caption]
+        label = _CAPTION_MARKUP.sub("", cb.text).strip()
+        if 0 < len(label) <= 60 and "\n" not in label:
+            got = Condition(facet="scenario", value=label, scope="table", line=cb.line, surface=label)
+    made[key] = got
+    return got
+
+
 def _markers(doc, c, b, bi, sent):
     """The entry's markers (its heading, or a line of its own that is only a marker), plus
     those of the figure's own sentence: a marker in another sentence speaks of other figures."""
@@ -423,6 +458,10 @@ def annotate(doc, claims, names=None) -> dict:
             last_metric[entry_key] = c.metric
 
         c.conditions = _conditions(doc, c, b, sent, scopes, made)
+        if b.table is not None and "scenario" not in c.conditions:
+            scenario = _scenario(doc, b.table, made)
+            if scenario is not None:
+                c.conditions["scenario"] = scenario
         c.markers = _markers(doc, c, b, bi, sent)
         if c.subject and c.kind in ("ratio", "percent") and _ends_clause(text, c, sent) \
                 and _label_before(text, c, sent):
