@@ -168,6 +168,8 @@ class _Head:
 
 _RELATIVE = ("percent", "ratio", "percentage_point")
 _DIGIT = re.compile(r"\d")
+# a quantity named as the level a figure was measured at: 'at the 80% hit rate', '在 80% 命中率下'
+_AT_LEVEL = re.compile(r"(?:(?<![A-Za-z])at\s{1,2}(?:the\s{1,2}|an?\s{1,2})?|在\s{0,2})(?:\d[\d.,]*\s?%?\s{0,2})$", re.IGNORECASE)
 # the figure a leader leads with: '以 82.6% 领先' / 'leads with 82.6%' (a level, not a margin)
 _LEADS_WITH = re.compile(r"(?:以|(?<![A-Za-z])lead(?:s|ing)?\s{1,2}with)\s{0,2}(?:约|about\s)?\s{0,2}$", re.IGNORECASE)
 
@@ -207,6 +209,9 @@ def _metric(text, c, clause, block, prev_same_kind):
     for name, order, ms, me in _hits(quantity, text, clause[0], clause[1]):
         if ms < c.end and me > c.start:
             continue
+        if me <= c.start or ms >= c.end:
+            if _AT_LEVEL.search(text, max(clause[0], ms - 24), ms):
+                continue    # 'the gain is 5.5% at the 0 hit rate': the level it was measured at
         d = c.start - me if me <= c.start else ms - c.end
         if qbest is None or (d, order) < qbest[0]:
             qbest = ((d, order), name)

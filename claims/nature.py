@@ -182,6 +182,16 @@ def _test_load(ctx, a, c):
     return bool(rx["load_before"].search(before) and rx["load_word"].search(a.text, c.end, min(a.sent[1], c.end + 40)))
 
 
+def _test_level(ctx, a, c):
+    """'For 0% hit rate, the kernel yields 6% worse throughput': the hit rate is the level the
+    6% was measured at, a setting of the run."""
+    if c.kind != "percent":
+        return False
+    rx = ctx["rx"]
+    return bool(rx["level_after"].match(a.text, c.end, min(a.sent[1], c.end + 30))
+                and rx["level_before"].search(a.text, max(a.sent[0], c.start - 12), c.start))
+
+
 def _test_setting(ctx, a, c):
     # the limit word governs the figure: written right before or right after it
     # ('timeout of 30 s', '每隔 5 秒', '60 RPM per key'), not anywhere in its sentence
@@ -231,6 +241,7 @@ _TESTS = (
     ("hypothetical", _test_hypothetical),
     ("size", _test_media),
     ("setting", _test_load),
+    ("setting", _test_level),
     ("setting", _test_setting),
     ("symptom", _test_ui),
     ("symptom", _test_symptom),

@@ -449,17 +449,25 @@ class Scopes:
     def elsewhere(self, c, b, sent) -> bool:
         """Does the figure report another experiment than the document's own: its sentence says
         so ('In a simple test …', 'Early experiments show …'), or it quotes a cited paper (its
-        block, or the line right before it, links an arXiv or conference paper)?"""
+        sentence or the one before it, or the line right before its block, links an arXiv or
+        conference paper; a paper linked earlier in a long paragraph is what a method comes
+        from, not where the figure does)?"""
         key = ("elsewhere", sent)
         told = self._memo.get(key)      # the figures of one sentence share its words
         if told is None:
             told = self._memo[key] = bool(_rx()[4].search(self.doc.text, sent[0], sent[1]))
         if told:
             return True
-        if self._cites_paper(c.block):
+        if self._cites_paper(c.block) and self._cites_paper_near(b, sent):
             return True
         prev = c.block - 1
         return prev >= 0 and self.doc.blocks[prev].line + 1 >= b.line and self._cites_paper(prev)
+
+    def _cites_paper_near(self, b, sent) -> bool:
+        text = self.doc.text
+        lo = bounds(text, b.start, b.end, sent[0] - 1, sent[0] - 1)[0] if sent[0] > b.start else sent[0]
+        part = text[lo:sent[1]]
+        return bool(_PAPER_LINK.search(part) or "arxiv:" in part.lower())
 
     def _cites_paper(self, i) -> bool:
         key = ("paper", i)
