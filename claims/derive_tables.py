@@ -304,7 +304,7 @@ class _Grid:
 def _tables_above(doc, by_section, captions, s, b) -> list:
     """The tables a sentence may summarize: the one it captions, and in its section and each
     section above it the last table before it (a later table ends an earlier one's scope)."""
-    out = list(captions.get(s.block, ()))
+    out = list(captions.get(s.block, ())) if _introduces(doc, s, b) else []
     k = b.section
     while True:
         tabs, lines = by_section.get(k, ((), ()))
@@ -316,13 +316,21 @@ def _tables_above(doc, by_section, captions, s, b) -> list:
         k = doc.sections[k].parent
 
 
+def _introduces(doc, s, b) -> bool:
+    """Of a caption paragraph, the sentence that introduces the table after it: its last one,
+    or one ending with a colon ('…，我们进一步看服务日志：').  An earlier sentence of the same
+    paragraph may speak of another result ('就得到了开篇的结果：… 提升约 37.9%')."""
+    rest = doc.text[s.end:b.end].strip()
+    return not rest or doc.text[s.start:s.end].rstrip().endswith((":", "："))
+
+
 def _in_scope(doc, t, nxt, s, b) -> bool:
     """A sentence may summarize table ``t``: it is its caption, or prose of its section (or a
     section below it) after it and before the next table there."""
     if b.entry != t.entry:
         return False
     if s.block == t.caption:
-        return True
+        return _introduces(doc, s, b)
     if b.line <= t.end_line or (nxt is not None and b.line >= nxt):
         return False
     k = b.section
