@@ -491,6 +491,10 @@ class _Prose:
         if k is None:
             return None
         xi = order[k]
+        if y.kind in _RELATIVE and (y.baseline or claims[xi].baseline):
+            # '吞吐比 TGI 高 1.8 倍，延迟快 5.1 倍': 1.8 倍 is itself a lead over TGI, measured, not
+            # an operand; an operand ratio belongs to a system ('SpecInfer 的 1.6×')
+            return None
         w = word.group(1)
         behind = bool(v.behind_word.fullmatch(w))
         inverse = _is_latency(claims[xi]) and v.performance.search(w) is not None

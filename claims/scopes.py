@@ -484,7 +484,8 @@ def document_facets(doc, claims) -> dict:
     document (see ``Analysis.named_facets``)."""
     seen = {}      # facet -> {value: [count, line, surface]}
     for b in doc.blocks:
-        for facet, v, s, _e, sf in unmasked(find_conditions(doc.text, b.start, b.end), b.masked):
+        # a name in inline code counts, as in a block's own conditions ('**GPU**: `Tesla T4`')
+        for facet, v, s, _e, sf in unmasked(find_conditions(doc.text, b.start, b.end), b.masked, doc.text):
             key = _COUNT_PREFIX.sub("", str(v)).lower()    # '2×H100' is H100
             slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
             slot[0] += 1
