@@ -725,7 +725,8 @@ def find_derivations(doc, claims, window: int = 160) -> list:
                               operands=(claims[pr.left], claims[pr.right])))
     out.sort(key=lambda d: (d.operands[0].start if d.operands else 0))
     by_block = claims_by_block(claims)
-    out += _tables.ratio_columns(doc, by_block) + _tables.row_totals(doc, by_block)
+    out += (_tables.ratio_columns(doc, by_block) + _tables.change_columns(doc, by_block)
+            + _tables.row_totals(doc, by_block))
     taken = [c for d in out for c in (d.stated, *d.operands) if c is not None]
     out += _tables.table_leads(doc, claims, by_block, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}

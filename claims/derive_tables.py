@@ -29,6 +29,8 @@ from .model import Claim, Derivation
 
 _CELL_NUM = re.compile(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*")
 _CELL_RATIO = re.compile(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
+# a signed percent change cell: '**\+11.5%**', '−10.5%', '-16.94% (即降低了约17%)'
+_CELL_CHANGE = re.compile(r"\s*(?:\*\*)?\s*(?P<sign>\\?[+＋]|[-−–])?\s*\d+(?:\.\d+)?\s*%\s*(?:\*\*)?(?:\s*[（(][^）)]{0,40}[）)])?\s*")
 
 
 def bare_figure(doc, num: str, start: int, like=None) -> Claim:
@@ -106,6 +108,8 @@ def _words():
     return {
         "ratio_head": tuple(w.lower() for w in t["ratio_header"]),
         "total_head": tuple(w.lower() for w in t["total_header"]),
+        "change_head": tuple(w.lower() for w in t["change_header"]),
+        "change_not_derived": tuple(w.lower() for w in t["change_not_derived"]),
         "multipliers": {w.lower(): float(v) for w, v in t["multipliers"].items()},
         "bound_before": {w.lower(): b for w, b in t["bound_before"].items()},
     }
@@ -150,6 +154,48 @@ def ratio_columns(doc, by_block) -> list:
                 if fz is None or fa is None or fb is None or fz.kind != "ratio":
                     continue
                 out.append(Derivation(form="ratio_column", stated=fz, operands=(fa, fb)))
+    return out
+
+
+def change_columns(doc, by_block) -> list:
+    """Rows of tables with a change column (Difference, Δ, 提升百分比) after the two
+    measurements it compares ('| 581.34 tok/s | 648.22 tok/s | **+11.5%** |'): the stated
+    percent is the change from the earlier column to the later one."""
+    out = []
+    heads = _words()["change_head"]
+
+    paired = _words()["change_not_derived"]
+
+    def is_change(cell):
+        return any(w in cell.text.lower() for w in heads)
+
+    def derived_here(cell):
+        # 'paired change', 'median change': computed run by run, not from the columns shown
+        return not any(w in cell.text.lower() for w in paired)
+    for t in doc.tables:
+        changes = {c.column for c in t.header if c.column >= 3 and is_change(c) and derived_here(c)}
+        plain = [c.column for c in t.header if c.column >= 1 and not is_change(c)]
+        for row in t.rows if changes else ():
+            cells = {c.column: c for c in row.cells}
+            for k in sorted(changes):
+                z = cells.get(k)
+                m = _CELL_CHANGE.fullmatch(z.text) if z is not None else None
+                if m is None:
+                    continue
+                before = [j for j in plain if j < k][-2:]
+                if len(before) != 2:
+                    continue
+                a, b = cells.get(before[0]), cells.get(before[1])
+                ua, ub = _written_unit(a), _written_unit(b)
+                if ua is None or ua != ub or ua == "%":
+                    continue
+                fz, fa, fb = (cell_figure(doc, z, by_block, "percent"), cell_figure(doc, a, by_block),
+                              cell_figure(doc, b, by_block))
+                if fz is None or fa is None or fb is None or fz.kind != "percent":
+                    continue
+                sign = m.group("sign")
+                direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+                out.append(Derivation(form="change", stated=fz, operands=(fa, fb), direction=direction))
     return out
 
 
