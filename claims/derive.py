@@ -68,6 +68,14 @@ _OPEN_PAREN = re.compile(r"\s*[（(]\s*")
 _CLAUSE_END = re.compile(r"[。；;\n]")
 _CLOSE_PAREN = re.compile(r"[)）]")
 _LEAD_STOP = re.compile(r"[|，,：:]")
+_CLAUSE_OR_CLOSE = re.compile(r"[，,;；。:：)）]")
+_COMPARED = re.compile(r"(?<![A-Za-z])(?:than|vs\.?|versus|faster|slower|higher|lower|over)(?![A-Za-z])|比|快|慢|高于|低于|相比",
+                       re.IGNORECASE)
+_OPEN_PAREN_END = re.compile(r"[(（]\s*(?:\*\*)?\s*$")
+# 'xRT 提高约 9%，TTFA 从 0.788 秒降到 0.677 秒': after a comma a new quantity is named, and the
+# 'from A to B' that follows is its own, not the stated figure's
+_NEW_SUBJECT = re.compile(r"[，,;；]\s*(?:the\s+)?[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff./-]{0,20}\s*(?:的\s*)?(?:从|由|from)\s*$",
+                          re.IGNORECASE)
 _BARE_LEAD_STOP = re.compile(r"[|，,：:。；;]")
 _PLUS = re.compile(r"[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}")
 _VERSION = re.compile(r"\s*v?\d{1,3}(?:\.\d{1,3}){1,2}")
@@ -176,6 +184,19 @@ def _pairs(doc, claims, v: Vocabulary) -> list:
             return j + 1
         return None
 
+    def gap_before(i):
+        """A percent/ratio whose parenthesis opens right before figure i: 'Level 2 wake is ~3x
+        slower than Level 1 (0.85s vs 0.26s …)' gives the ratio its two operands."""
+        if i == 0 or (i - 1) in used:
+            return None
+        g = claims[i - 1]
+        if g.kind not in _RELATIVE or g.block != claims[i].block:
+            return None
+        between = text[g.end:claims[i].start]
+        if len(between) > 60 or "\n" in between or _CLAUSE_OR_CLOSE.search(between):
+            return None
+        return i - 1 if _OPEN_PAREN_END.search(between) and _COMPARED.search(between) else None
+
     for i in range(n - 1):
         if i in used:
             continue
@@ -201,7 +222,7 @@ def _pairs(doc, claims, v: Vocabulary) -> list:
             continue
         labelled = bool(a.subject and b.subject and a.subject != b.subject)
         if m.group("vs") or (labelled and _LABEL_COLON.search(between)):
-            add(i, i + 1, gap_after(i + 1), "gap")
+            add(i, i + 1, gap_after(i + 1) if gap_after(i + 1) is not None else gap_before(i), "gap")
 
     # a lead over a baseline whose own figure is stated nearby
     for gi, g in enumerate(claims):
@@ -251,6 +272,7 @@ class _Prose:
         self.order = sorted(range(len(claims)), key=lambda i: claims[i].start)
         self.stated = set()
         self.used_ops = set()
+        self.gap_left = {}       # right operand of a 'A vs B（z）' gap -> its left: a chain's first
 
     def between(self, i, j) -> str:
         return self.text[self.claims[i].end:self.claims[j].start]
@@ -350,7 +372,7 @@ class _Prose:
                 mid = text[a.end:b.start]
                 if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
                         and not _BREAK.search(lead) and v.from_before.search(lead)
-                        and _word_in(v.from_to, mid)):
+                        and not _NEW_SUBJECT.search(lead) and _word_in(v.from_to, mid)):
                     return (ai, a), (bi, b)
             return None
         bi = order[bi_pos]
@@ -421,6 +443,10 @@ class _Prose:
         gap_text = self.between(ai, bi)
         if len(gap_text) > 60 or _CLAUSE_END.search(gap_text):
             return None
+        if ai in self.gap_left and _word_in(v.compare, gap_text):
+            # 'A vs B（7.28×）vs C（4.66×）': each ratio of the chain is relative to A
+            ai = self.gap_left[ai]
+        self.gap_left[bi] = ai
         return _Found("gap", zi, (ai, bi))
 
     # 'from A to B, a z% reduction' / '从 A 降到 B，减少 z%'

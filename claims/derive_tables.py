@@ -110,6 +110,7 @@ def _words():
         "total_head": tuple(w.lower() for w in t["total_header"]),
         "change_head": tuple(w.lower() for w in t["change_header"]),
         "change_not_derived": tuple(w.lower() for w in t["change_not_derived"]),
+        "improvement_head": tuple(w.lower() for w in t["improvement_header"]),
         "multipliers": {w.lower(): float(v) for w, v in t["multipliers"].items()},
         "bound_before": {w.lower(): b for w, b in t["bound_before"].items()},
     }
@@ -140,10 +141,12 @@ def ratio_columns(doc, by_block) -> list:
     heads = _words()["ratio_head"]
     for t in doc.tables:
         cols = [c.column for c in t.header if c.column >= 2 and any(w in c.text.lower() for w in heads)]
+        pairs = {k: _named_pair(t, k, heads, cols) for k in cols}
         for row in t.rows if cols else ():
             cells = {c.column: c for c in row.cells}
             for k in cols:
-                z, a, b = cells.get(k), cells.get(k - 2), cells.get(k - 1)
+                ka, kb = pairs[k]
+                z, a, b = cells.get(k), cells.get(ka), cells.get(kb)
                 if z is None or not _CELL_RATIO.fullmatch(z.text):
                     continue
                 ua, ub = _written_unit(a), _written_unit(b)
@@ -157,6 +160,30 @@ def ratio_columns(doc, by_block) -> list:
     return out
 
 
+_HEAD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+|[\u4e00-\u9fff]{2,}")
+
+
+def _named_pair(t, k, heads, skip) -> tuple:
+    """The two columns a ratio column ``k`` compares: those whose headers name the metric its
+    own header names ('Speedup TTFT' over 'llama.cpp TTFT (ms)' and 'SGLang TTFT (ms)', in a
+    table that also has TPOT columns), else the two columns right before it."""
+    head = t.column_name(k).lower()
+    for h in sorted(heads, key=len, reverse=True):
+        head = head.replace(h, " ")
+    phrase = " ".join(_HEAD_WORD.findall(head) + re.findall(r"[\u4e00-\u9fff]", head))
+    if phrase:
+        rest = " ".join(head.split()).strip(" ()（）:：-")
+        others = [c for c in t.header if 1 <= c.column < k and c.column not in skip]
+        # the header's words as a phrase ('首 token 延迟' of '首 token 延迟加速比'), else as words
+        named = [c.column for c in others if rest and rest in " ".join(c.text.lower().split())]
+        if len(named) != 2:
+            words = set(_HEAD_WORD.findall(head))
+            named = [c.column for c in others if words & set(_HEAD_WORD.findall(c.text.lower()))]
+        if len(named) == 2:
+            return named[0], named[1]
+    return k - 2, k - 1
+
+
 def change_columns(doc, by_block) -> list:
     """Rows of tables with a change column (Difference, Δ, 提升百分比) after the two
     measurements it compares ('| 581.34 tok/s | 648.22 tok/s | **+11.5%** |'): the stated
@@ -165,6 +192,7 @@ def change_columns(doc, by_block) -> list:
     heads = _words()["change_head"]
 
     paired = _words()["change_not_derived"]
+    improve = _words()["improvement_head"]
 
     def is_change(cell):
         return any(w in cell.text.lower() for w in heads)
@@ -174,6 +202,7 @@ def change_columns(doc, by_block) -> list:
         return not any(w in cell.text.lower() for w in paired)
     for t in doc.tables:
         changes = {c.column for c in t.header if c.column >= 3 and is_change(c) and derived_here(c)}
+        better = {c.column: any(w in c.text.lower() for w in improve) for c in t.header}
         plain = [c.column for c in t.header if c.column >= 1 and not is_change(c)]
         for row in t.rows if changes else ():
             cells = {c.column: c for c in row.cells}
@@ -195,6 +224,9 @@ def change_columns(doc, by_block) -> list:
                     continue
                 sign = m.group("sign")
                 direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+                if better[k] and fa.kind in ("latency", "duration"):
+                    # an 'Improvement' of a time: -5% is 5% slower, a longer time
+                    direction = -direction
                 out.append(Derivation(form="change", stated=fz, operands=(fa, fb), direction=direction))
     return out
 
@@ -608,8 +640,10 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
                 fx, fy = grid.cell(axis, x.index, mi), grid.cell(axis, y.index, mi)
                 if fx is None or fy is None or fx.kind != fy.kind:
                     continue
+                # a time is lower-is-better whatever its row or column is called ('Total Time')
+                lower_here = lower or fx.kind in ("latency", "duration")
                 readings.append(Derivation(form="table_lead", stated=z, operands=(fx, fy),
-                                           direction=direction, inverse=bool(lower and perf)))
+                                           direction=direction, inverse=bool(lower_here and perf)))
     if not readings:
         return None
     return replace(readings[0], alternatives=tuple(readings[1:]))
