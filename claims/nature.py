@@ -35,7 +35,9 @@ _NEEDS = re.compile(r"需要|(?<![A-Za-z])(?:needs?|requires?|takes?)(?![A-Za-z]
 _CATALOGUE_HEAD = re.compile(r"^(?:files?|paths?|repo(?:sitory)?|commits?|licen[cs]es?|urls?|links?|sources?|authors?|"
                              r"文件|路径|仓库|许可(?:证)?|来源|链接|作者)$", re.IGNORECASE)
 _CHANGELOG_TITLE = re.compile(r"(?i)^(?:change\s?log|changes|release notes|what'?s new|更新日志|变更日志|发布说明)\b")
-_VERSION_HEADING = re.compile(r"^\[?v?\d+\.\d+(?:\.\d+)?\]?(?:\s|$)")
+# a release heading ('v0.6.0', '[1.2.0] - 2024-09-05', '0.7 (2024-10-01)', '## 2.1'), not a
+# numbered section ('1.1 RadixAttention', '2.1 各场景吞吐量对比')
+_VERSION_HEADING = re.compile(r"^\[?(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+|\d+\.\d+(?=\]?\s*(?:$|[-–—(（]|\d{4}-)))\]?(?:\s|$)")
 
 
 @lru_cache(maxsize=None)
