@@ -124,9 +124,9 @@ def _first(seq, out, flags, held=None, same_b=True) -> bool:
     return True
 
 
-def guarded(pattern: str, flags: int = 0):
-    """``re.compile(pattern, flags)``, scanning faster when the characters a match can begin
-    with can be told from the pattern (see above); the matches, spans and groups are the same."""
+def guard_prefix(pattern: str, flags: int = 0) -> str:
+    """The lookahead ``guarded`` puts before ``(?:pattern)``, or '' when the characters a
+    match can begin with cannot be told from the pattern (see above)."""
     if _sp is not None and not flags & re.VERBOSE:
         try:
             out = []
@@ -143,7 +143,7 @@ def guarded(pattern: str, flags: int = 0):
                     by_held.setdefault(h, {})[c] = None
                 first = "(?=[%s])" % "".join(dict.fromkeys(c for c, _ in out))
                 if set(by_held) == {None}:
-                    return re.compile("%s(?:%s)" % (first, pattern), flags)
+                    return first
                 parts = []
                 for h, cs in sorted(by_held.items(), key=lambda kv: kv[0] is not None):
                     cls = "[%s]" % "".join(cs)
@@ -153,9 +153,24 @@ def guarded(pattern: str, flags: int = 0):
                         parts.append(cls + "(?<=\\b(?s:.))")
                     else:
                         parts.append(cls + "(?<![%s](?s:.))" % h)
-                return re.compile("%s(?=%s)(?:%s)" % (first, "|".join(parts), pattern), flags)
+                return "%s(?=%s)" % (first, "|".join(parts))
         except (_Unknown, re.error, TypeError, ValueError, RecursionError):
             pass
+    return ""
+
+
+def guarded(pattern: str, flags: int = 0):
+    """``re.compile(pattern, flags)``, scanning faster when the characters a match can begin
+    with can be told from the pattern (see above); the matches, spans and groups are the same.
+    The guard of a pattern caveat ships is read from claims/data/guards.json
+    (claims/guard_cache.py) instead of parsing the pattern again in every process."""
+    from .guard_cache import prefix_of
+    prefix = prefix_of(pattern, flags)
+    if prefix:
+        try:
+            return re.compile("%s(?:%s)" % (prefix, pattern), flags)
+        except re.error:
+            pass        # '(?i)…': global flags must stay at the start, so no guard goes first
     return re.compile(pattern, flags)
 
 
