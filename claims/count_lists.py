@@ -295,6 +295,11 @@ def _list_run(doc, lists_by_intro: dict, bi: int) -> list:
     return its
 
 
+# a count inside a phrase of place: '在两个平台上…', 'on two platforms, we …'
+_WHERE_BEFORE = re.compile(r"(?:在|于|(?<![A-Za-z])(?:on|across))\s{0,2}$")
+_WHERE_AFTER = re.compile(r"[^，,:：。]{0,6}?(?:上|中|里|下|(?<![A-Za-z])(?:platforms?|machines?|nodes?|devices?)(?![A-Za-z]))")
+
+
 def _counts_the_list(tail: str) -> bool:
     """Is the count the head of the phrase the colon closes ('The four strategies compared:',
     'two main issues in vLLM through the benchmark above:'), not of a phrase before the listed
@@ -330,6 +335,9 @@ def list_intros(doc, counts: list) -> list:
         c = mine[0]
         if not _counts_the_list(doc.text[c.end:b.end]):
             continue        # 'two models on the following setups:': the list is of something else
+        if _WHERE_BEFORE.search(doc.text[max(b.start, c.start - 8):c.start]) and \
+                _WHERE_AFTER.search(doc.text, c.start, min(b.end, c.end + 8)):
+            continue        # '在两个平台上用 nsys 抓了…：' counts where it was done, not what follows
         readings = []
         if bi in lists:
             its = _list_run(doc, lists, bi)

@@ -68,6 +68,7 @@ _OPEN_PAREN = re.compile(r"\s*[（(]\s*")
 _CLAUSE_END = re.compile(r"[。；;\n]")
 _CLOSE_PAREN = re.compile(r"[)）]")
 _LEAD_STOP = re.compile(r"[|，,：:]")
+_FACTOR_BEFORE = re.compile(r"[×xX*]\s{0,2}$")
 _CLAUSE_OR_CLOSE = re.compile(r"[，,;；。:：)）]")
 _COMPARED = re.compile(r"(?<![A-Za-z])(?:than|vs\.?|versus|faster|slower|higher|lower|over)(?![A-Za-z])|比|快|慢|高于|低于|相比",
                        re.IGNORECASE)
@@ -652,6 +653,8 @@ def _conversions(doc, claims, taken, v: Vocabulary) -> list:
         if len(between) > 16 or not v.restate.fullmatch(between):
             continue
         lead = text[max(doc.blocks[a.block].start, a.start - 24):a.start]
+        if _FACTOR_BEFORE.search(lead):
+            continue        # '3.1B × 4 bytes = 12.4 GB': a product's factor, not the same quantity
         m = v.scale_verb.search(lead)
         factor = float(v.scale_factor[m.group().lower()]) if m else 1.0
         out.append(Derivation(form="converted", stated=b, operands=(a,), direction=0,

@@ -210,6 +210,9 @@ def _test_ui(ctx, a, c):
 
 def _test_symptom(ctx, a, c):
     rx = ctx["rx"]
+    # the sentence, or the clause after a ';' that ends it ('… 3x lower throughput; a fix is in progress')
+    if c.kind in ("ratio", "percent") and rx["tool_bug"].search(a.text, a.sent[0], min(len(a.text), a.sent[1] + 60)):
+        return True     # what a tool's bug report measured ('… 低约 3 倍，修复程序正在进行中')
     if c.kind == "percent":
         return bool(rx["occupancy"].search(a.text, c.end, min(len(a.text), c.end + 14)))
     if c.kind == "memory":
