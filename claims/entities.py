@@ -124,9 +124,15 @@ def _first(seq, out, flags, held=None, same_b=True) -> bool:
     return True
 
 
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+
+
 def guard_prefix(pattern: str, flags: int = 0) -> str:
     """The lookahead ``guarded`` puts before ``(?:pattern)``, or '' when the characters a
-    match can begin with cannot be told from the pattern (see above)."""
+    match can begin with cannot be told from the pattern (see above).  A pattern that opens
+    with global flags ('(?i)…') takes none: they must stay at the start."""
+    if _GLOBAL_FLAGS.match(pattern):
+        return ""
     if _sp is not None and not flags & re.VERBOSE:
         try:
             out = []
