@@ -33,9 +33,10 @@ from .scopes import WINDOW, Scopes, bounds
 from .structure import ANAPHORA, CLAUSE_END, SENT_END
 
 _WINDOW = WINDOW
-_BASELINE_CUE = re.compile(
-    r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?|\bleads?|\btrails?"
-    r"|比|相比于?|相较于?|对比|较|领先于?|超过|落后于?|胜过|优于|高于|低于)\s*(?:the\s+)?$", re.IGNORECASE)
+# words that introduce a baseline ('than vLLM', '比 SGLang')
+_CUE_WORDS = (r"\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?"
+              r"|\bleads?|\btrails?|比|相比于?|相较于?|对比|较|领先于?|超过|落后于?|胜过|优于|高于|低于")
+_BASELINE_CUE = re.compile(r"(?:%s)\s*(?:the\s+)?$" % _CUE_WORDS, re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?:'s|’s|\s*的)")
 _ANAPHORA = ANAPHORA
 _LABEL_GAP = re.compile(r"^\s*(?:v?\d{1,3}(?:\.\d{1,3}){0,2})?\s*(?:\*\*)?\s*[：:]\s*(?:\*\*)?\s*$")
@@ -62,9 +63,7 @@ def _metrics():
 # every condition they name is the document's.  Later header blocks count only their setup lines.
 # 'than Text Generation Inference (TGI)': the name in brackets after a baseline is the same
 # baseline, not a new subject
-_BASELINE_ALIAS = re.compile(
-    r"(?:\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|比|相比于?|相较于?|对比|较)"
-    r"\s*(?:the\s+)?[^()（）,，.。;；]{1,40}[(（]\s*$", re.IGNORECASE)
+_BASELINE_ALIAS = re.compile(r"(?:%s)\s*(?:the\s+)?[^()（）,，.。;；]{1,40}[(（]\s*$" % _CUE_WORDS, re.IGNORECASE)
 
 
 def _cue_before(text, pos, lo):

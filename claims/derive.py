@@ -70,8 +70,6 @@ _CLOSE_PAREN = re.compile(r"[)）]")
 _LEAD_STOP = re.compile(r"[|，,：:]")
 _FACTOR_BEFORE = re.compile(r"[×xX*]\s{0,2}$")
 _CLAUSE_OR_CLOSE = re.compile(r"[，,;；。:：)）]")
-_COMPARED = re.compile(r"(?<![A-Za-z])(?:than|vs\.?|versus|faster|slower|higher|lower|over)(?![A-Za-z])|比|快|慢|高于|低于|相比",
-                       re.IGNORECASE)
 _OPEN_PAREN_END = re.compile(r"[(（]\s*(?:\*\*)?\s*$")
 # 'xRT 提高约 9%，TTFA 从 0.788 秒降到 0.677 秒': after a comma a new quantity is named, and the
 # 'from A to B' that follows is its own, not the stated figure's
@@ -196,7 +194,8 @@ def _pairs(doc, claims, v: Vocabulary) -> list:
         between = text[g.end:claims[i].start]
         if len(between) > 60 or "\n" in between or _CLAUSE_OR_CLOSE.search(between):
             return None
-        return i - 1 if _OPEN_PAREN_END.search(between) and _COMPARED.search(between) else None
+        compared = _word_in(v.compare, between) or _word_in(v.gap_after, between)
+        return i - 1 if _OPEN_PAREN_END.search(between) and compared else None
 
     for i in range(n - 1):
         if i in used:

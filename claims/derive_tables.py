@@ -529,7 +529,8 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
         after = seg[z.end - seg_start:z.end - seg_start + 40]
         if not (v.compare_after.search(after) or _UNNAMED_BEFORE.search(before)):
             return [], []
-        if _NAMED_AFTER.search(after):
+        m = v.compare_after.search(after)
+        if m and _NAME_NEXT.match(after, m.end()):
             # '1.9x more performant than H100': the baseline is named, and is no label of the
             # table (an H100 figure the table does not hold), so no two cells give the figure
             return [], []
@@ -537,8 +538,8 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
     return subj, base
 
 
-_NAMED_AFTER = re.compile(r"(?<![A-Za-z])(?:than|vs\.?|versus|compared (?:to|with)|over)\s{1,3}(?:the\s{1,3})?"
-                          r"(?:[A-Z][A-Za-z0-9]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
+# a name right after the comparison word: 'than H100', 'vs the A100' (a model number or an acronym)
+_NAME_NEXT = re.compile(r"\s{1,3}(?:the\s{1,3})?(?:[A-Z][A-Za-z0-9]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
 # '是缓存盲配置吞吐量的两倍以上', '比其他配置快 3 倍': a baseline described, not named, before z
 _UNNAMED_BEFORE = re.compile(r"(?:是|为|比|相比|较|相较|相对于?)[^，。；,;]{1,30}?(?:的)?\s*[*`_]*\s*$")
 
