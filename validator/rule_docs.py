@@ -33,6 +33,19 @@ META_EXAMPLES = {
 }
 
 
+
+def write_case(root: Path, case: dict) -> Path:
+    """The files of a rule case (tests/rules/cases/*.yaml) under ``root``: the briefing at
+    ``path`` (default b.md) and each ``corpus`` file; returns the briefing's path."""
+    doc = root / (case.get("path") or "b.md")
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(case["text"], encoding="utf-8")
+    for p, text in (case.get("corpus") or {}).items():
+        f = root / p
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text, encoding="utf-8")
+    return doc
+
 def cases_dir() -> Optional[Path]:
     """The rule case files: the source tree's, else the copy installed with caveat."""
     here = Path(__file__).resolve().parent.parent / "tests" / "rules" / "cases"
@@ -61,14 +74,8 @@ def _run_case(code: str, case: dict, all_codes: bool = False) -> list:
     from validator.run import check_paths
     with tempfile.TemporaryDirectory(prefix="caveat-doc-") as tmp:
         root = Path(tmp) / "corpus"
+        doc = write_case(root, case)
         rel = case.get("path") or "b.md"
-        doc = root / rel
-        doc.parent.mkdir(parents=True, exist_ok=True)
-        doc.write_text(case["text"], encoding="utf-8")
-        for p, text in (case.get("corpus") or {}).items():
-            f = root / p
-            f.parent.mkdir(parents=True, exist_ok=True)
-            f.write_text(text, encoding="utf-8")
         old = os.environ.get("CAVEAT_LEDGER")
         os.environ["CAVEAT_LEDGER"] = "off"
         try:

@@ -31,6 +31,7 @@ import pytest
 
 from validator import packs
 from validator.options import Options
+from validator.rule_docs import write_case
 from validator.run import check_paths
 from validator.safe_yaml import load_file
 
@@ -61,14 +62,7 @@ CASES = _load_case_files()
 
 def run_case(tmp_path: Path, code: str, case: dict):
     root = tmp_path / "corpus"
-    rel = case.get("path") or "b.md"
-    doc = root / rel
-    doc.parent.mkdir(parents=True, exist_ok=True)
-    doc.write_text(case["text"], encoding="utf-8")
-    for p, text in (case.get("corpus") or {}).items():
-        f = root / p
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(text, encoding="utf-8")
+    doc = write_case(root, case)
     # a preview rule's cases run it with preview on (they are what earns it a default place)
     opts = Options(select=[code], corpus=[str(root)] if case.get("corpus") else [],
                    lang=case.get("lang"), preview=True)

@@ -14,6 +14,7 @@ import pytest
 
 from validator import engine
 from validator.options import Options
+from validator.rule_docs import write_case
 from validator.run import check_paths
 
 from test_cases import CASES
@@ -21,14 +22,7 @@ from test_cases import CASES
 
 def _write_case(tmp_path: Path, case: dict):
     root = tmp_path / "corpus"
-    doc = root / (case.get("path") or "b.md")
-    doc.parent.mkdir(parents=True, exist_ok=True)
-    doc.write_text(case["text"], encoding="utf-8")
-    for p, text in (case.get("corpus") or {}).items():
-        f = root / p
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(text, encoding="utf-8")
-    return root, doc
+    return root, write_case(root, case)
 
 
 def _findings(root: Path, doc: Path, case: dict, which: str, monkeypatch) -> list:
