@@ -119,7 +119,7 @@ class DuckDBEngine(_DuckDBGrouping, LedgerSource):
         return ParquetDuckDB(paths)
 
 
-class ParquetDuckDB(_DuckDBGrouping):
+class ParquetDuckDB(_DuckDBGrouping, sql.ExportRows):
     """Over Parquet exports of one or more shards: everything from DuckDB."""
 
     def __init__(self, paths):
@@ -146,17 +146,6 @@ class ParquetDuckDB(_DuckDBGrouping):
         files, claims, _ = self.con.execute(sql.COUNTS).fetchone()
         n_unverified = self.con.execute(f"SELECT count(*) FROM ({sql.UNVERIFIED.format(dpath=self.dpath)})").fetchone()[0]
         return {"files": files, "claims": claims, "unverified": n_unverified}
-
-    def unverified(self):
-        import json
-        for r in self._dicts(sql.UNVERIFIED.format(dpath=self.dpath)):
-            yield {"path": r["path"], "line": r["line"], "col": r["col"], "surface": r["surface"],
-                   "markers": sorted(json.loads(r["markers"] or "[]"))}
-
-    def files(self):
-        for r in self._dicts(sql.FILES.format(dpath=self.dpath)):
-            yield {"path": r["path"], "lang": r["lang"], "date": r["date"],
-                   "claims": int(r["claims"] or 0), "error": r["error"]}
 
     def errors(self) -> list:
         return sorted(e for (e,) in self.con.execute(sql.ERRORS).fetchall())

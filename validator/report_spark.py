@@ -134,7 +134,7 @@ class SparkEngine(_SparkGrouping, LedgerSource):
             shutil.rmtree(self._tmp, ignore_errors=True)
 
 
-class ParquetSpark(_SparkGrouping):
+class ParquetSpark(_SparkGrouping, sql.ExportRows):
     """Over Parquet exports of one or more shards: everything from Spark."""
 
     def __init__(self, paths, master=None):
@@ -160,16 +160,6 @@ class ParquetSpark(_SparkGrouping):
         r = self.spark.sql(sql.COUNTS).collect()[0]
         n_unverified = self.spark.sql(sql.UNVERIFIED.format(dpath=self.dpath)).count()
         return {"files": r["files"], "claims": r["claims"], "unverified": n_unverified}
-
-    def unverified(self):
-        for r in self._dicts(sql.UNVERIFIED.format(dpath=self.dpath)):
-            yield {"path": r["path"], "line": r["line"], "col": r["col"], "surface": r["surface"],
-                   "markers": sorted(json.loads(r["markers"] or "[]"))}
-
-    def files(self):
-        for r in self._dicts(sql.FILES.format(dpath=self.dpath)):
-            yield {"path": r["path"], "lang": r["lang"], "date": r["date"],
-                   "claims": int(r["claims"] or 0), "error": r["error"]}
 
     def errors(self) -> list:
         return sorted(r[0] for r in self.spark.sql(sql.ERRORS).collect())

@@ -173,3 +173,21 @@ def grouped(statement_rows, pair_rows):
                 got = [pair_of(r) for r in prows]
             pk, prows = next(pairs, (None, ()))
         yield key, [statement_of(r) for r in rows], got
+
+
+class ExportRows:
+    """The unverified figures and the files of Parquet exports, read with the engine's
+    ``_dicts(query)`` (one home for DuckDB's and Spark's readers of the same SQL)."""
+
+    dpath: str
+
+    def unverified(self):
+        import json
+        for r in self._dicts(UNVERIFIED.format(dpath=self.dpath)):
+            yield {"path": r["path"], "line": r["line"], "col": r["col"], "surface": r["surface"],
+                   "markers": sorted(json.loads(r["markers"] or "[]"))}
+
+    def files(self):
+        for r in self._dicts(FILES.format(dpath=self.dpath)):
+            yield {"path": r["path"], "lang": r["lang"], "date": r["date"],
+                   "claims": int(r["claims"] or 0), "error": r["error"]}
