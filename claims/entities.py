@@ -244,7 +244,9 @@ def _tables():
         r"(?P<hw>" + ci_alternation(hw_alias) + r")"
         r"(?:\s{0,3}(?:" + ci_alternation(["sxm"]) + r"\d?|" + ci_alternation(["pcie"]) + "|"
         + ci_alternation(["nvl"]) + r"\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}" + _ci("g") + "(?:" + _ci("i")
-        + "?" + _ci("b") + r")?)?" + r"(?![%s0-9_])" % _LETTER)
+        + "?" + _ci("b") + r")?)?"
+        # '5090%' is a percent, not an RTX 5090
+        + r"(?![%s0-9_%%％]|\s?(?:%%|％))" % _LETTER)
     model_rx = guarded(r"(?<![A-Za-z0-9_])(?:" + "|".join("(?:%s)" % p for p in data.get("models") or []) + r")(?![A-Za-z0-9_])",
                           re.IGNORECASE)
     return sys_alias, sys_rx, hw_alias, hw_rx, model_rx
