@@ -183,7 +183,9 @@ def _hits(group, text, lo, hi):
     return out
 
 
-def _metric(text, c, clause, block, prev_same_kind):
+def _metric(text, c, clause, block, prev_same_kind, header=None):
+    """The metric of figure ``c`` (see claims/data/metrics.yaml); ``header`` lists the cells
+    that label a table cell (its row's first cell, its column's header)."""
     quantity, change, kinds, by_kind, pct_speedup = _metrics()
     best = None
     # a change word right next to the figure ('73% reduction', '3.1× 提速', '领先 vLLM 35%')
@@ -231,12 +233,45 @@ def _metric(text, c, clause, block, prev_same_kind):
         return prev_same_kind
     if change_hit:
         return change_hit
+    if c.kind == "ratio":
+        # 'speeds up text generation by up to 2.7x': a multiple's change word anywhere in
+        # its clause, when none stands next to it
+        far = [(abs(ms - c.start), order, name) for name, order, ms, me in _hits(change, text, clause[0], clause[1])
+               if (me <= c.start or ms >= c.end) and not (kinds.get(name) and c.kind not in kinds[name])]
+        if far:
+            return min(far)[2]
+    if header is not None:
+        # a table cell's row label, else its column, says what it measures ('| Mean TTFT | … |
+        # −10.5% |' under '| Difference |'; '| Speedup |', '| 加速比 |'); what was measured
+        # before how it moved
+        for group in (quantity, change):
+            for cell in header:
+                hits = [(order, name) for name, order, _, _ in _hits(group, text, cell.start, cell.end)
+                        if not (kinds.get(name) and c.kind not in kinds[name])]
+                if hits:
+                    return min(hits)[1]
     # last resort: what the block says it measures, nearest before the figure ('内存占用 62 GB，比上一版本多 12%')
     best = None
     for name, order, ms, me in _hits(quantity, text, max(block.start, c.start - _WINDOW), c.start):
         if best is None or (c.start - me, order) < best[0]:
             best = ((c.start - me, order), name)
     return best[1] if best else None
+
+
+def _column_header(doc, b):
+    """The cells that label table cell ``b``: its row's first cell (when it is another cell)
+    and the header cell of its column; None outside a table's data rows."""
+    if b.table is None or not b.row:
+        return None
+    t = doc.tables[b.table]
+    out = []
+    if b.cell:
+        row = next((r for r in t.rows if r.index == b.row), None)
+        first = row.cells[0] if row is not None and row.cells else None
+        if first is not None and first.column == 0:
+            out.append(first)
+    out += [h for h in t.header if h.column == b.cell]
+    return out or None
 
 
 def _found_in_spans(doc, claims, names):
@@ -453,7 +488,7 @@ def annotate(doc, claims, names=None) -> dict:
 
         scope_key = (c.block, c.kind)
         entry_key = (b.entry, b.section, c.kind)
-        c.metric = _metric(text, c, clause, b, last_metric.get(scope_key))
+        c.metric = _metric(text, c, clause, b, last_metric.get(scope_key), _column_header(doc, b))
         if c.metric is None and c.kind == "ratio":
             # 'SpecInfer on the same setup: 1.3–1.6×' under '… speedup: 2.4×' is a speedup too
             c.metric = last_metric.get(entry_key)

@@ -108,6 +108,7 @@ def vocabulary() -> Vocabulary:
         whole_before=(r"\s*[（(:：=＝]\s*|\s*[，,]?\s*(?:" + w["whole_before"] + r")\s*[:：]?\s*", ci),
         whole_after=(r"[^\d\n。；;|]{0,24}?[=＝]\s*|\s*[)）]?\s*(?:" + w["whole_after"]
                                + r")\s*[:：]?\s*", ci),
+        lead_extra=(w["lead_extra"], ci),
         table_ahead=(_alternation(d["ahead"] + d["increase"] + d["lead_extra"]), ci),
         table_behind=(_alternation(d["behind"] + d["decrease"]), ci),
         compare_before=(r"(?<![A-Za-z])(?:" + _alternation(d["compare"] + d["baseline_before"])

@@ -152,7 +152,7 @@ class Sentence:
 class Setup:
     """A place that states the test setup for a scope: a setup section, a setup line
     ('实测条件：…', 'Setup: …'), a parenthesised setup, or a list a setup sentence introduces."""
-    kind: str                  # 'section' | 'line' | 'paren' | 'list' | 'paragraph'
+    kind: str                  # 'section' | 'line' | 'paren' | 'list' | 'paragraph' | 'universal'
     blocks: list               # block indices whose conditions it states
     section: Optional[int] = None   # the section it applies to (None: the whole document)
     entry: Optional[int] = None     # the entry it applies to, when inside one

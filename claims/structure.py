@@ -169,7 +169,8 @@ def _setup_rx():
     # the searched ones carry a guard on their first characters (entities.guarded: same matches)
     return (re.compile(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             re.compile(d["setup_section"]), re.compile(d["appendix_section"]),
-            guarded(d["setup_intro"], re.IGNORECASE), guarded(d["setup_sentence"], re.IGNORECASE))
+            guarded(d["setup_intro"], re.IGNORECASE), guarded(d["setup_sentence"], re.IGNORECASE),
+            guarded(d["setup_universal"], re.IGNORECASE))
 
 
 _EVALUATION = re.compile(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
@@ -192,7 +193,7 @@ _LEADING_TAGS = re.compile(r"^(?:\s*</?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>]{0,200
 
 
 def _setups(doc, clean_title) -> list:
-    line_rx, paren_rx, section_rx, appendix_rx, intro_rx, sentence_rx = _setup_rx()
+    line_rx, paren_rx, section_rx, appendix_rx, intro_rx, sentence_rx, universal_rx = _setup_rx()
     out = []
     by_section = {}
     for bi, b in enumerate(doc.blocks):
@@ -229,7 +230,14 @@ def _setups(doc, clean_title) -> list:
             out.append(Setup("list", [bi] + items_of[bi], b.section, b.entry, b.line))
             continue
         # a setup sentence names hardware or a model, which always carries a digit ('H100', '70B')
-        if b.kind == "paragraph" and _DIGIT.search(t) and sentence_rx.search(t):
+        if not _DIGIT.search(t):
+            continue
+        if universal_rx.search(t):
+            # 'All tests were run on an RTX 4090' (a paragraph, or a note under a table): every
+            # figure of the post (of the entry, in a digest)
+            out.append(Setup("universal", [bi], None if b.entry is None else b.section, b.entry, b.line))
+            continue
+        if b.kind == "paragraph" and sentence_rx.search(t):
             out.append(Setup("paragraph", [bi], b.section, b.entry, b.line))
     return out
 
@@ -365,7 +373,10 @@ def _references(doc) -> list:
 
 # a title that names the genre: 'Serving weekly — 2026-11-03', '推理 · 日间简报', 'AI 基础设施日报'
 _DIGEST_TITLE = re.compile(r"(?i)\b(?:digest|weekly|daily|newsletter|round-?up|briefing|recap of the week)\b|"
-                           r"日报|周报|简报|月报|动态|速递|汇总|周刊")
+                           r"日报|周报|简报|月报|速递|汇总|周刊|"
+                           # '动态' is news only as the title's last noun ('社区动态', 'vLLM 动态 ·
+                           # 2026-10-01'); '动态推测' (dynamic speculation) is a method
+                           r"动态(?=\s*(?:$|[|·—:：(（\[【\-]|\d))")
 _CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
 
 

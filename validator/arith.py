@@ -93,9 +93,11 @@ def is_counted(claim) -> bool:
             and _scale(claim) == 1.0)
 
 
-def admitted(claim, approx_rel: float = 0.1, use_base: bool = True) -> Optional[tuple]:
+def admitted(claim, approx_rel: float = 0.1, use_base: bool = True, bounds: bool = True) -> Optional[tuple]:
     """(low, high) of the values the written figure admits, in base units (``use_base``)
-    or in the unit as written; None for a figure without a value.  See the module doc."""
+    or in the unit as written; None for a figure without a value.  See the module doc.
+    ``bounds=False`` reads 'up to 2.7×' as the 2.7× it names (the written value, without the
+    open side of its bound)."""
     v, lo, hi = claim.value, claim.low, claim.high
     if v is not None:
         a = b = v
@@ -108,7 +110,9 @@ def admitted(claim, approx_rel: float = 0.1, use_base: bool = True) -> Optional[
     if claim.approx:
         m = max(abs(a), abs(b)) * approx_rel
         a, b = a - m, b + m
-    if claim.bound in ("gt", "ge"):
+    if not bounds:
+        pass
+    elif claim.bound in ("gt", "ge"):
         b = INF
     elif claim.bound in ("lt", "le"):
         a = -INF if a < 0 else 0.0

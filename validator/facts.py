@@ -178,6 +178,11 @@ def condition_lines(claim) -> list:
 _COUNT = re.compile(r"^(\d+)(?:\s*x\s*|\s+)(?=[a-z])")
 
 
+# words that name another model of a family, not a spelling of the same one
+_VARIANT_WORDS = frozenset({"distill", "lite", "mini", "flash", "air", "coder", "vl", "nano", "small", "tiny",
+                            "turbo", "math", "omni", "audio", "vision", "draft", "base"})
+
+
 @lru_cache(maxsize=65536)
 def same_facet_value(a: str, b: str) -> bool:
     """'8 h100' and 'h100 sxm' name the same hardware; 'llama 3 1 70b' and 'llama 3 1 8b' do not:
@@ -193,6 +198,10 @@ def same_facet_value(a: str, b: str) -> bool:
         return True
     ca, cb = a.replace(" ", ""), b.replace(" ", "")
     if len(ca) < 2 or len(cb) < 2 or not (ca in cb or cb in ca):
+        return False
+    # 'deepseek r1' and 'deepseek r1 distill llama 70b', 'qwen3' and 'qwen3 vl': a variant word
+    # only one side has makes another model
+    if (set(a.split()) ^ set(b.split())) & _VARIANT_WORDS:
         return False
     na, nb = re.findall(r"\d+[a-z]?", a), re.findall(r"\d+[a-z]?", b)
     short, long_ = (na, nb) if len(ca) <= len(cb) else (nb, na)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 from functools import partial
 
+from ..arith import admitted
 from ..facts import base_fact, claim_key, conditions_of, evidence_of, values_agree
 from ..limits import MAX_EVIDENCE_CANDIDATES
 
@@ -155,9 +156,18 @@ def _restated_with(ctx, claim, approx_rel) -> set:
         return by
     out = set()
     same = (claim.value, claim.low, claim.high, claim.unit, claim.bound or None)
+    # a headline rounds the figure it restates ('up to 2.7×' of a table's 2.71x): a point
+    # figure is the same as another point figure of its unit that its written digits admit,
+    # read without its 'up to' (a larger or smaller figure is another one)
+    near = admitted(claim, 0.0, use_base=False, bounds=False) \
+        if claim.value is not None and claim.bound in (None, "", "le") else None
     for other in ctx.memo(("precondition.by_kind",), index).get(claim.kind, ()):
+        if other is claim:
+            continue
         # the same figure as written: a range that merely overlaps another figure is not it
-        if other is not claim and (other.value, other.low, other.high, other.unit, other.bound or None) == same:
+        if (other.value, other.low, other.high, other.unit, other.bound or None) == same \
+                or (near is not None and other.value is not None and other.unit == claim.unit
+                    and not other.bound and near[0] <= other.value <= near[1]):
             out |= set(conditions_of(other))
     return out
 
