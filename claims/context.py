@@ -224,6 +224,8 @@ def _metric(text, c, clause, block, prev_same_kind, header=None):
             change_hit = pct_speedup
         if qhit and change_hit in ("reduction", "increase"):
             return qhit
+        if change_hit == "increase" and c.kind == "ratio":
+            return "speedup"    # 'a 2-3x improvement over TGI': a multiple of nothing named is speed
         return change_hit
     if qhit:
         return qhit

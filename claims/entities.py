@@ -222,6 +222,12 @@ def ci_alternation(names) -> str:
     return emit(root)
 
 
+# A chip the vocabulary does not know, named as a chip: 'M890 AI 芯片', 'the Maia 200 chip',
+# 'Trainium3 accelerators' (a capitalised name with its number, then the chip word)
+_CHIP = (r"(?-i:[A-Z][A-Za-z]{0,10}[\s-]?\d{2,4}[A-Za-z]?)"
+         r"(?=\s?(?:AI\s?)?(?:芯片|加速卡|(?-i:[Cc]hips?|[Aa]ccelerators?)(?![A-Za-z])))")
+
+
 @lru_cache(maxsize=None)
 def _tables():
     data = load("entities.yaml")
@@ -241,7 +247,7 @@ def _tables():
         r"(?<![%s0-9_])(?:(?P<n>\d{1,5})" % _LETTER + r"\s{0,3}(?:[×xX*]|块|张|卡|颗)?\s{0,3})?"
         r"(?:" + ci_alternation(["nvidia", "amd", "intel", "google"]) + r"\s{1,3})?"
         r"(?:" + ci_alternation(["instinct", "tesla", "geforce", "radeon"]) + r"(?:™|®)?\s{1,3})?"   # '8× AMD Instinct™ MI300X'
-        r"(?P<hw>" + ci_alternation(hw_alias) + r")"
+        r"(?P<hw>" + ci_alternation(hw_alias) + "|" + _CHIP + r")"
         r"(?:\s{0,3}(?:" + ci_alternation(["sxm"]) + r"\d?|" + ci_alternation(["pcie"]) + "|"
         + ci_alternation(["nvl"]) + r"\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}" + _ci("g") + "(?:" + _ci("i")
         + "?" + _ci("b") + r")?)?"
@@ -336,6 +342,8 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
             if in_model and m.start("hw") in in_model:   # 'Llama 3.1 8B' is not hardware
                 continue
             hw = _canon_sys(m.group("hw"), hw_alias)
+            if hw == m.group("hw").lower() and hw not in hw_alias:
+                hw = m.group("hw")          # a chip named as one ('M890 AI 芯片'): as written
             n = m.group("n")
             # a bare number before a name is a count only with an explicit sign ('8×H100', '8 x H100') or
             # a plain '96 H100'; '4090' alone is the card itself

@@ -152,6 +152,7 @@ def _test_hypothetical(ctx, a, c):
     # the figure's own bound word may carry the cue's verb: '应' + '超过 90%'
     return bool(rx["hypothetical"].search(before) or rx["modal_before"].search(before[-8:])
                 or rx["hypothetical"].match(a.text, c.end, min(a.sent[1], c.end + 6))
+                or rx["potential_after"].match(a.text, c.end, min(a.sent[1], c.end + 24))
                 or _in_scenario(ctx, c))
 
 
