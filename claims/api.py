@@ -66,6 +66,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     from .segment import segment
 
     from .entities import Covered, find_entities_in_spans
+    from .header_units import header_unit_claims
 
     doc = segment(text, path, bom=bom, newline=newline)
     find = _find_figures()
@@ -85,6 +86,10 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
             c.line, c.col = doc.line_col(c.start)
             c.block = bi
             claims.append(c)
+    # bare numbers of a table column whose header writes the unit once ('TTFT (ms)')
+    for c in header_unit_claims(doc, claims, find):
+        c.path = p
+        claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
     share_list_units(text, claims)
     # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
