@@ -169,15 +169,17 @@ def guarded(pattern: str, flags: int = 0):
     """``re.compile(pattern, flags)``, scanning faster when the characters a match can begin
     with can be told from the pattern (see above); the matches, spans and groups are the same.
     The guard of a pattern caveat ships is read from claims/data/guards.json
-    (claims/guard_cache.py) instead of parsing the pattern again in every process."""
+    (claims/guard_cache.py) instead of parsing the pattern again in every process, and the
+    compiled pattern from the cache of claims/pattern_cache.py."""
     from .guard_cache import prefix_of
+    from .pattern_cache import compile_re
     prefix = prefix_of(pattern, flags)
     if prefix:
         try:
-            return re.compile("%s(?:%s)" % (prefix, pattern), flags)
+            return compile_re("%s(?:%s)" % (prefix, pattern), flags)
         except re.error:
             pass        # '(?i)…': global flags must stay at the start, so no guard goes first
-    return re.compile(pattern, flags)
+    return compile_re(pattern, flags)
 
 
 # ---- case-insensitive alternations of literal names ----------------------------------------

@@ -42,6 +42,7 @@ import regex
 
 from claims import numerals, units
 from claims.model import Claim
+from claims.pattern_cache import compile_regex
 
 _TIMEOUT = 5.0          # seconds per piece; a pathological input degrades to no figures
 # The figure pattern and its reverse prefix need `regex` (reverse matching, repeated group
@@ -84,7 +85,10 @@ def _alt(items, word=False, left=True):
     starting with an ASCII letter need a letter boundary on the left too (left=False
     where a number always precedes)."""
     groups = {}
-    for it in sorted(set(items), key=len, reverse=True):
+    # items of one length in a fixed order (not the set's, which changes from process to
+    # process): the pattern is then the same text in every process and its compiled code can
+    # be kept (claims/pattern_cache.py); two literals of one length never both match at a place
+    for it in sorted(set(items), key=lambda it: (-len(it), it)):
         lead = left and it[:1].isascii() and it[:1].isalpha()
         tail = it[-1:].isascii() and (it[-1:].isalnum() or it[-1:] == ".")
         groups.setdefault((lead, tail), []).append(it)
@@ -230,8 +234,9 @@ def _build_pattern():
     (?:(?P<approx>{approx}){sp}*)?
     (?:(?<![<>=])(?P<bound2>{bound}){sp}*)?
     """.format(sp=_SP, bound=bound, filler=filler, approx=approx, btw_en="|".join(_cap(w) for w in _BTW_EN), btw_zh="|".join(_BTW_ZH))
-    return (regex.compile(core, regex.VERBOSE | regex.V0),
-            regex.compile(prefix, regex.VERBOSE | regex.V0))
+    # ~70 ms to compile: kept between processes by claims/pattern_cache.py
+    return (compile_regex(core, regex.VERBOSE | regex.V0),
+            compile_regex(prefix, regex.VERBOSE | regex.V0))
 
 
 # Where a figure can start: a digit run, a Chinese numeral run, a currency sign, a sign,
