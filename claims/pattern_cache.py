@@ -17,27 +17,25 @@ of a module in ``__pycache__``:
   one built from them equals (``==`` compares the code) the one ``re.compile`` built.
 
 The file is per interpreter and ``regex`` version (its name carries both, and every entry
-is keyed by engine, pattern and flags); one that is damaged, truncated or from another
-version is ignored and rewritten.  Patterns compiled for the first time are added when the
-process exits.  Where it lives: ``$CAVEAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/caveat``,
-else ``~/.cache/caveat``; ``CAVEAT_CACHE_DIR=off`` turns the cache off (every pattern is
-compiled, as without this module).  Nothing here changes a match: tests/claims/
-test_pattern_cache.py rebuilds every pattern the examples compile and compares.
+is keyed by engine, pattern and flags); where it lives and how it is read and written:
+claims/cache_file.py (``CAVEAT_CACHE_DIR=off``: every pattern is compiled, as without this
+module).  Patterns compiled for the first time are added when the process exits.  Nothing
+here changes a match: tests/claims/test_pattern_cache.py rebuilds every pattern the examples
+compile and compares.
 """
 from __future__ import annotations
 
 import atexit
 import copyreg
 import hashlib
-import marshal
 import os
 import re
 import sys
-import tempfile
 import threading
-import zlib
 
 import regex
+
+from . import cache_file
 
 try:                                    # Python 3.11+
     from re import _compiler as _sre_compiler, _parser as _sre_parser
@@ -149,41 +147,19 @@ def _regex_constructor():
 
 # ---- the file -------------------------------------------------------------------------------
 
-def cache_dir():
-    """Where the cache file lives, or None when the cache is off."""
-    env = os.environ.get("CAVEAT_CACHE_DIR")
-    if env is not None:
-        return None if env.strip().lower() in ("", "0", "off", "no", "false") else env
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "caveat")
-
-
 def _enabled() -> bool:
-    return cache_dir() is not None
+    return cache_file.cache_dir() is not None
 
 
 def path():
     """This interpreter's cache file (None when the cache is off)."""
-    folder = cache_dir()
+    folder = cache_file.cache_dir()
     if folder is None:
         return None
     # the code arrays are the compilers' of this interpreter and this regex: both name the file
     version = "%s|%s|%s|%s" % (sys.version, getattr(_sre, "MAGIC", ""), regex.__version__, _FORMAT)
     tag = hashlib.sha1(version.encode("utf-8")).hexdigest()[:12]
     return os.path.join(folder, "patterns-%s-%s.marshal" % (sys.implementation.cache_tag, tag))
-
-
-def _read(file) -> dict:
-    """The table in ``file``; {} for a missing, damaged or foreign file."""
-    try:
-        with open(file, "rb") as fh:
-            checksum, payload = marshal.loads(fh.read())
-        if zlib.crc32(payload) != checksum:
-            return {}
-        table = marshal.loads(payload)
-        return table if isinstance(table, dict) else {}
-    except Exception:
-        return {}
 
 
 def reset() -> None:
@@ -202,7 +178,7 @@ def _lookup(key):
         with _lock:
             if _table is None:
                 file = path()
-                _table = _read(file) if file else {}
+                _table = cache_file.read(file) if file else {}
     _used.add(key)
     return _table.get(key)
 
@@ -218,28 +194,15 @@ def _remember(key, args) -> None:
 
 def save() -> None:
     """Add the patterns compiled in this process to the file (merged with what another process
-    may have written meanwhile; written to a temporary file and renamed, so a reader never sees
-    half a file).  A folder that cannot be written is no error: the cache is only skipped."""
+    may have written meanwhile)."""
     file = path()
     with _lock:
         if not file or not _new:
             return
         new = dict(_new)
         _new.clear()
-    try:
-        table = _read(file)
-        table.update(new)
-        if len(table) > MAX_ENTRIES:
-            table = {k: v for k, v in table.items() if k in _used or k in new}
-        payload = marshal.dumps(table)
-        os.makedirs(os.path.dirname(file), mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(file), prefix=".patterns-")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(marshal.dumps((zlib.crc32(payload), payload)))
-            os.replace(tmp, file)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except Exception:
-        pass
+    table = cache_file.read(file)
+    table.update(new)
+    if len(table) > MAX_ENTRIES:
+        table = {k: v for k, v in table.items() if k in _used or k in new}
+    cache_file.write(file, table)

@@ -10,7 +10,7 @@ import re
 
 import regex
 
-from claims import guard_cache, pattern_cache
+from claims import cache_file, guard_cache, pattern_cache
 from claims.api import analyze
 
 
@@ -69,7 +69,7 @@ def test_a_damaged_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
             fh.write(b"\x00not a cache")
         assert pattern_cache.compile_re(r"a+b", 0).match("aab").group() == "aab"
         pattern_cache.save()
-        assert ("re", r"a+b", 0) in pattern_cache._read(pattern_cache.path())
+        assert ("re", r"a+b", 0) in cache_file.read(pattern_cache.path())
     finally:
         pattern_cache.reset()
 
