@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ._data import load
 from .model import Mention
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ASCII letters and the characters re.IGNORECASE folds onto them (dotted and dotless i, long s,
 # the Kelvin sign): the name patterns below are case-insensitive without that flag
@@ -124,7 +125,7 @@ def _first(seq, out, flags, held=None, same_b=True) -> bool:
     return True
 
 
-_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+_GLOBAL_FLAGS = compile_re(r"\(\?[aiLmsux]+\)")
 
 
 def guard_prefix(pattern: str, flags: int = 0) -> str:
@@ -172,7 +173,6 @@ def guarded(pattern: str, flags: int = 0):
     (claims/guard_cache.py) instead of parsing the pattern again in every process, and the
     compiled pattern from the cache of claims/pattern_cache.py."""
     from .guard_cache import prefix_of
-    from .pattern_cache import compile_re
     prefix = prefix_of(pattern, flags)
     if prefix:
         try:
@@ -259,7 +259,7 @@ def canonical_system(name: str):
     return _tables()[0].get(re.sub(r"[\s\-]+", " ", name.strip().lower())) or _tables()[0].get(name.strip().lower())
 
 
-_SEP_RUN = re.compile(r"[\s\-]+")
+_SEP_RUN = compile_re(r"[\s\-]+")
 _SQUASHED: dict = {}     # id(alias table) -> (table, {alias without spaces or hyphens: canonical})
 
 
@@ -276,8 +276,8 @@ def _canon_sys(surface: str, table: dict) -> str:
     return got[1].get(_SEP_RUN.sub("", key), key)
 
 
-_META = re.compile(r"^Meta-")
-_SEPS = re.compile(r"[-_ ]+")
+_META = compile_re(r"^Meta-")
+_SEPS = compile_re(r"[-_ ]+")
 
 
 @lru_cache(maxsize=4096)
