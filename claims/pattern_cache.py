@@ -48,6 +48,9 @@ import _sre
 # but the file never grows past MAX_ENTRIES: beyond it only this process's patterns are kept
 MAX_ENTRIES = 5000
 _FORMAT = 1
+# patterns built in this process, by key (re.compile keeps 512; the vocabularies are ~300)
+MAX_BUILT = 2048
+_built: dict = {}
 
 _lock = threading.Lock()
 _table = None           # (engine, pattern, flags) -> constructor arguments, once loaded
@@ -58,8 +61,19 @@ _registered = False
 
 def compile_re(pattern: str, flags: int = 0) -> re.Pattern:
     """``re.compile(pattern, flags)``, from the cache when the pattern was compiled before."""
-    flags = int(flags)
-    key = ("re", pattern, flags)
+    key = ("re", pattern, int(flags))
+    # a pattern compiled inside a function is asked for again and again: like re.compile's
+    # own cache, hand back the pattern already built in this process
+    got = _built.get(key)
+    if got is None:
+        got = _built[key] = _compile_re(key)
+        if len(_built) > MAX_BUILT:
+            _built.clear()
+    return got
+
+
+def _compile_re(key) -> re.Pattern:
+    _engine, pattern, flags = key
     args = _lookup(key)
     if args is not None:
         try:
@@ -79,8 +93,17 @@ def compile_re(pattern: str, flags: int = 0) -> re.Pattern:
 
 def compile_regex(pattern: str, flags: int = 0) -> regex.Pattern:
     """``regex.compile(pattern, flags)``, from the cache when the pattern was compiled before."""
-    flags = int(flags)
-    key = ("regex", pattern, flags)
+    key = ("regex", pattern, int(flags))
+    got = _built.get(key)
+    if got is None:
+        got = _built[key] = _compile_regex(key)
+        if len(_built) > MAX_BUILT:
+            _built.clear()
+    return got
+
+
+def _compile_regex(key) -> regex.Pattern:
+    _engine, pattern, flags = key
     args = _lookup(key)
     if args is not None:
         try:
@@ -170,6 +193,7 @@ def reset() -> None:
         _table = None
         _new.clear()
         _used.clear()
+        _built.clear()
 
 
 def _lookup(key):
