@@ -15,10 +15,11 @@ from functools import lru_cache
 from ._data import load
 from .entities import Covered, SpanIndex, find_entities, guarded, matches_in_spans
 from .model import Mention
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # precompiled: _value runs for every facet mention
-_SPACES = re.compile(r"\s+")
-_KILO = re.compile(r"\d+\s*[Kk]")
+_SPACES = compile_re(r"\s+")
+_KILO = compile_re(r"\d+\s*[Kk]")
 # facets entities.yaml names; facets.yaml may add labelled forms of them ('Model: …')
 _ENTITY_FACETS = frozenset(("model", "hardware"))
 

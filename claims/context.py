@@ -31,15 +31,16 @@ from .entities import find_entities_in_spans, guarded
 from .model import Condition
 from .scopes import WINDOW, Scopes, bounds
 from .structure import ANAPHORA, CLAUSE_END, SENT_END
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 _WINDOW = WINDOW
 # words that introduce a baseline ('than vLLM', '比 SGLang')
 _CUE_WORDS = (r"\bvs\.?|\bversus|\bthan|\bover|\bcompared (?:to|with)|\brelative to|\bagainst|\bbeats?|\boutperforms?"
               r"|\bleads?|\btrails?|比|相比于?|相较于?|对比|较|领先于?|超过|落后于?|胜过|优于|高于|低于")
-_BASELINE_CUE = re.compile(r"(?:%s)\s*(?:the\s+)?$" % _CUE_WORDS, re.IGNORECASE)
-_POSSESSIVE = re.compile(r"^(?:'s|’s|\s*的)")
+_BASELINE_CUE = compile_re(r"(?:%s)\s*(?:the\s+)?$" % _CUE_WORDS, re.IGNORECASE)
+_POSSESSIVE = compile_re(r"^(?:'s|’s|\s*的)")
 _ANAPHORA = ANAPHORA
-_LABEL_GAP = re.compile(r"^\s*(?:v?\d{1,3}(?:\.\d{1,3}){0,2})?\s*(?:\*\*)?\s*[：:]\s*(?:\*\*)?\s*$")
+_LABEL_GAP = compile_re(r"^\s*(?:v?\d{1,3}(?:\.\d{1,3}){0,2})?\s*(?:\*\*)?\s*[：:]\s*(?:\*\*)?\s*$")
 
 
 @lru_cache(maxsize=None)
@@ -63,7 +64,7 @@ def _metrics():
 # every condition they name is the document's.  Later header blocks count only their setup lines.
 # 'than Text Generation Inference (TGI)': the name in brackets after a baseline is the same
 # baseline, not a new subject
-_BASELINE_ALIAS = re.compile(r"(?:%s)\s*(?:the\s+)?[^()（）,，.。;；]{1,40}[(（]\s*$" % _CUE_WORDS, re.IGNORECASE)
+_BASELINE_ALIAS = compile_re(r"(?:%s)\s*(?:the\s+)?[^()（）,，.。;；]{1,40}[(（]\s*$" % _CUE_WORDS, re.IGNORECASE)
 
 
 def _cue_before(text, pos, lo):
@@ -72,8 +73,8 @@ def _cue_before(text, pos, lo):
     return pos > lo and text[pos - 1] in "(（" and bool(_BASELINE_ALIAS.search(text[max(lo, pos - 64):pos]))
 
 
-_APPROX_TAIL = re.compile(r"(?:约|大约|近|~|～|≈|about|roughly|around)\s*$")
-_CLAUSE_MARK = re.compile(r"[，,;；。]")
+_APPROX_TAIL = compile_re(r"(?:约|大约|近|~|～|≈|about|roughly|around)\s*$")
+_CLAUSE_MARK = compile_re(r"[，,;；。]")
 
 
 def _pick_subject(text, c, systems, sent, block_lo, bi=None):
@@ -166,11 +167,11 @@ class _Head:
 
 
 _RELATIVE = ("percent", "ratio", "percentage_point")
-_DIGIT = re.compile(r"\d")
+_DIGIT = compile_re(r"\d")
 # a quantity named as the level a figure was measured at: 'at the 80% hit rate', '在 80% 命中率下'
-_AT_LEVEL = re.compile(r"(?:(?<![A-Za-z])at\s{1,2}(?:the\s{1,2}|an?\s{1,2})?|在\s{0,2})(?:\d[\d.,]*\s?%?\s{0,2})$", re.IGNORECASE)
+_AT_LEVEL = compile_re(r"(?:(?<![A-Za-z])at\s{1,2}(?:the\s{1,2}|an?\s{1,2})?|在\s{0,2})(?:\d[\d.,]*\s?%?\s{0,2})$", re.IGNORECASE)
 # the figure a leader leads with: '以 82.6% 领先' / 'leads with 82.6%' (a level, not a margin)
-_LEADS_WITH = re.compile(r"(?:以|(?<![A-Za-z])lead(?:s|ing)?\s{1,2}with)\s{0,2}(?:约|about\s)?\s{0,2}$", re.IGNORECASE)
+_LEADS_WITH = compile_re(r"(?:以|(?<![A-Za-z])lead(?:s|ing)?\s{1,2}with)\s{0,2}(?:约|about\s)?\s{0,2}$", re.IGNORECASE)
 
 
 def _hits(group, text, lo, hi):
@@ -319,7 +320,7 @@ class _Subjects:
 # A name written as the figure's label when it is no known system: 'EvalKit 3.2×',
 # 'GSM8K-Plat: 88.1%', 'SystemX 1.9×' (a capitalised or alphanumeric name, then a colon or
 # nothing, then the figure, at the start of its clause)
-_NAME_LABEL = re.compile(r"(?<![A-Za-z0-9_.+-])(?P<name>(?-i:(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z0-9][A-Za-z0-9]*)"
+_NAME_LABEL = compile_re(r"(?<![A-Za-z0-9_.+-])(?P<name>(?-i:(?:[A-Z][A-Za-z0-9]*|[a-z]+[A-Z0-9][A-Za-z0-9]*)"
                          r"(?:[-.+][A-Za-z0-9]+)*(?:\s(?:[A-Z][A-Za-z0-9]*|v?\d{1,3}(?:\.\d{1,3}){0,2})(?:[-.+][A-Za-z0-9]+)*){0,2}))"
                          r"[*_]{0,2}\s{0,2}[:：]?[*_]{0,2}\s{0,2}(?:约|~|～|≈|about|roughly)?\s{0,2}$")
 _NOT_A_LABEL = {"the", "a", "an", "and", "or", "with", "on", "in", "at", "by", "of", "to", "from", "for",
@@ -345,7 +346,7 @@ def _label_subject(text, c, clause_lo):
     return name.lower()
 
 
-_AFTER_BARE = re.compile(r"[*_\s]{0,3}(?:$|[，,。;；、)）|+＋\]]|\s[+＋-]\s|\s?(?:and|与|和|及)\s)")
+_AFTER_BARE = compile_re(r"[*_\s]{0,3}(?:$|[，,。;；、)）|+＋\]]|\s[+＋-]\s|\s?(?:and|与|和|及)\s)")
 
 
 def _ends_clause(text, c, sent) -> bool:
@@ -390,7 +391,7 @@ def _conditions(doc, c, b, sent, scopes, made):
     return conds
 
 
-_CAPTION_MARKUP = re.compile(r"[*_`#>]+|[:：]\s*$")
+_CAPTION_MARKUP = compile_re(r"[*_`#>]+|[:：]\s*$")
 
 
 def _scenario(doc, table, made):

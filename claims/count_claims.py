@@ -4,12 +4,12 @@ issues``), digits with ``+`` or a noun the figure reader does not know (``4+ PRs
 PRs``), and bare numbers under a count column (``~13`` under ``Issues``)."""
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import Optional
 
 from .count_words import to_int, vocab
 from .model import Claim
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
 _PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
@@ -58,7 +58,7 @@ def count_column(table, column: int) -> Optional[str]:
     return None
 
 
-CELL_COUNT = re.compile(r"^\s*(?:\*\*)?\s*(?P<approx>[~～≈]|约|about\s)?\s*(?P<n>\d{1,5})\s*(?P<plus>\+)?\s*(?:\*\*)?\s*(?P<rest>.*)$")
+CELL_COUNT = compile_re(r"^\s*(?:\*\*)?\s*(?P<approx>[~～≈]|约|about\s)?\s*(?P<n>\d{1,5})\s*(?P<plus>\+)?\s*(?:\*\*)?\s*(?P<rest>.*)$")
 
 
 def count_claims(doc, claims: list, names=None) -> list:

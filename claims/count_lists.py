@@ -12,18 +12,19 @@ from .count_records import UNBOUNDED, CountStatement, Item, Reading
 from .count_targets import present_under
 from .count_words import (NOUN_GAP, paren_after, plain, refs_between, short_name, strip_brackets,
                           to_int, top_split, vocab)
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
-_ID_RANGE = re.compile(r"^#?(?P<a>\d{2,7})\s{0,2}[-–—~～]\s{0,2}#?(?P<z>\d{2,7})$")
+_ID_RANGE = compile_re(r"^#?(?P<a>\d{2,7})\s{0,2}[-–—~～]\s{0,2}#?(?P<z>\d{2,7})$")
 
 
-_RANGE_JOIN = re.compile(r"^\s{0,2}(?:[-–—~～→]|->|=>|to|through|thru|至|到)\s{0,2}$", re.IGNORECASE)
+_RANGE_JOIN = compile_re(r"^\s{0,2}(?:[-–—~～→]|->|=>|to|through|thru|至|到)\s{0,2}$", re.IGNORECASE)
 
 
-_REF_FILLER = re.compile(r"[\s#\[\]()（）/／`*]|\]\(https?://[^)\s]+\)|https?://\S+")
+_REF_FILLER = compile_re(r"[\s#\[\]()（）/／`*]|\]\(https?://[^)\s]+\)|https?://\S+")
 
 
-TIME_AFTER = re.compile(r"\s?(?:月|小时|星期|周|天|年|分钟|秒|months?\b|weeks?\b|days?\b|years?\b|hours?\b)")
+TIME_AFTER = compile_re(r"\s?(?:月|小时|星期|周|天|年|分钟|秒|months?\b|weeks?\b|days?\b|years?\b|hours?\b)")
 
 
 def _noun_kind(text: str) -> Optional[str]:
@@ -184,7 +185,7 @@ def enum_statement(doc, c, readings, what, label="") -> CountStatement:
                           c.bound, readings, label)
 
 
-_CLAUSE_START = re.compile(r"[：:，,。；;！？!?\n]|——|—\s|\s-\s|\*\*")
+_CLAUSE_START = compile_re(r"[：:，,。；;！？!?\n]|——|—\s|\s-\s|\*\*")
 
 
 _ZH_ENUM_CLS = set("家个种款项大类位批组套")
@@ -257,7 +258,7 @@ def named_after(doc, c, counts_in) -> Optional[CountStatement]:
     if not NOUN_GAP.match(text[c.end:k]):
         return None
     s = k + 1
-    m = re.compile(r"[。！？!?\n]|\.(?=\s|$)").search(text, s, b.end)
+    m = compile_re(r"[。！？!?\n]|\.(?=\s|$)").search(text, s, b.end)
     e = m.start() if m else b.end
     body = text[s:e]
     if not body.strip() or any(s <= o.start < e for o in counts_in):
@@ -296,8 +297,8 @@ def _list_run(doc, lists_by_intro: dict, bi: int) -> list:
 
 
 # a count inside a phrase of place: '在两个平台上…', 'on two platforms, we …'
-_WHERE_BEFORE = re.compile(r"(?:在|于|(?<![A-Za-z])(?:on|across))\s{0,2}$")
-_WHERE_AFTER = re.compile(r"[^，,:：。]{0,6}?(?:上|中|里|下|(?<![A-Za-z])(?:platforms?|machines?|nodes?|devices?)(?![A-Za-z]))")
+_WHERE_BEFORE = compile_re(r"(?:在|于|(?<![A-Za-z])(?:on|across))\s{0,2}$")
+_WHERE_AFTER = compile_re(r"[^，,:：。]{0,6}?(?:上|中|里|下|(?<![A-Za-z])(?:platforms?|machines?|nodes?|devices?)(?![A-Za-z]))")
 
 
 def _counts_the_list(tail: str) -> bool:

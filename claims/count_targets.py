@@ -11,9 +11,10 @@ from typing import Optional
 from .count_claims import CELL_COUNT, count_column
 from .count_records import CountStatement, Item, Reading
 from .count_words import EMOJI, plain, section_end, summary_blocks, vocab
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
-_REPO = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull|pulls|discussions)/", re.IGNORECASE)
+_REPO = compile_re(r"github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull|pulls|discussions)/", re.IGNORECASE)
 
 
 def _repo(url: str) -> Optional[str]:
@@ -198,7 +199,7 @@ _CLS = r"(?:条|件|个|篇|项|则|items?|entries|papers?|ids?)"
 
 
 # 'label：N 条（parts）'; in English the counter word may be left out: 'Increments: 5 (2 … + 3 …)'
-_DECL = re.compile(
+_DECL = compile_re(
     r"(?P<label>[^\s：:，,；;（()）|](?:[^：:，,；;（()）|\n]{0,22}?[^\s：:，,；;（()）|])?)\s*[:：]\s*(?P<n>\d{1,5})"
     r"(?:\s*(?P<cls>" + _CLS + r")|(?=\s*[（(]|\s|$))"
     r"(?:\s*[（(](?P<parts>[^）)\n]{1,200})[）)])?", re.IGNORECASE)
@@ -209,10 +210,10 @@ def _label_ok(label: str) -> bool:
     return bool(re.search(r"[A-Za-z]{2}|[\u4e00-\u9fff]", label)) and not label.rstrip()[-1:].isdigit()
 
 
-_PART = re.compile(r"(?P<n>\d{1,5})\s*(?P<cls>" + _CLS + r")?\s*(?P<label>[^+＋]*)", re.IGNORECASE)
+_PART = compile_re(r"(?P<n>\d{1,5})\s*(?P<cls>" + _CLS + r")?\s*(?P<label>[^+＋]*)", re.IGNORECASE)
 
 
-_COUNT_SUFFIX = re.compile(r"(?:条数|总数|个数|数量|篇数|件数|数|号|count|number of|total)$", re.IGNORECASE)
+_COUNT_SUFFIX = compile_re(r"(?:条数|总数|个数|数量|篇数|件数|数|号|count|number of|total)$", re.IGNORECASE)
 
 
 def _clean_label(t: str) -> str:

@@ -10,6 +10,7 @@ from typing import Optional
 
 from . import numerals
 from ._data import load
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
 @lru_cache(maxsize=None)
@@ -25,36 +26,36 @@ def vocab():
         # the patterns start with a character class, so a scan skips ahead to it; the tests
         # on the character before a match are made on the match (a leading look-behind
         # would be tried at every position)
-        "zh": re.compile(r"(?P<n>%s)\s?(?P<cls>%s)(?!%s)" % (d["zh_numerals"], cls, time_after)),
+        "zh": compile_re(r"(?P<n>%s)\s?(?P<cls>%s)(?!%s)" % (d["zh_numerals"], cls, time_after)),
         "zh_glued": "一二三四五六七八九十百千万两0123456789",
-        "zh_not_before": re.compile(d["zh_not_before"]),
-        "en": re.compile(r"(?P<n>[%s](?:%s))\b(?P<mods>(?:[ \t-]+[A-Za-z][\w-]*){0,2}?)[ \t]+(?P<noun>[A-Za-z][\w-]*[a-z]s|[A-Z]{2,5}s)\b"
+        "zh_not_before": compile_re(d["zh_not_before"]),
+        "en": compile_re(r"(?P<n>[%s](?:%s))\b(?P<mods>(?:[ \t-]+[A-Za-z][\w-]*){0,2}?)[ \t]+(?P<noun>[A-Za-z][\w-]*[a-z]s|[A-Z]{2,5}s)\b"
                          % ("".join(sorted({w[0] + w[0].upper() for w in d["en_numbers"]})),
                             "|".join(sorted({w[1:] for w in d["en_numbers"]}, key=len, reverse=True)))),
         "en_numbers": set(d["en_numbers"]),
         "en_not_nouns": set(d["en_not_nouns"]),
         "en_not_mods": set(d["en_not_modifiers"]),
-        "digit_noun": re.compile(r"(?<![\w.#/=-])(?P<n>\d{1,5})(?P<plus>\+)?[ \t]?(?P<noun>%s)\b" % d["digit_nouns"]),
+        "digit_noun": compile_re(r"(?<![\w.#/=-])(?P<n>\d{1,5})(?P<plus>\+)?[ \t]?(?P<noun>%s)\b" % d["digit_nouns"]),
         # '20+ 个修复 PR', '90+ 评论', '20 多个': digits, '+' or '多', then a classifier or a CJK noun
-        "digit_plus": re.compile(r"(?<![\w.#/~=-])(?P<n>\d{1,5})(?:(?P<plus>\+)|\s?多)(?![\d+])(?:\s?(?:%s))?(?=\s?[\u4e00-\u9fffA-Za-z])" % cls),
-        "zh_time_after": re.compile(r"\s?(?:%s)" % time_after),
+        "digit_plus": compile_re(r"(?<![\w.#/~=-])(?P<n>\d{1,5})(?:(?P<plus>\+)|\s?多)(?![\d+])(?:\s?(?:%s))?(?=\s?[\u4e00-\u9fffA-Za-z])" % cls),
+        "zh_time_after": compile_re(r"\s?(?:%s)" % time_after),
         # words right before a count ('约 ', 'at least '): word -> bound (None: an approximation),
         # looked up by the end of the text before the count, longest first
         "before": sorted({**{a.lower(): None for a in approx}, **{a.lower(): k for a, k in bounds}}.items(),
                          key=lambda kv: -len(kv[0])),
-        "ref_nouns": {k: re.compile(v) for k, v in refn.items()},
-        "population": re.compile(d["population_words"]),
-        "cited": re.compile(d["cited_words"]),
-        "partial": re.compile(d["partial_words"]),
-        "closed_count": re.compile(d["closed_count"]),
-        "closed": re.compile(d["closed_marker"]),
-        "sep": re.compile(d["enum_separators"]),
-        "earlier": re.compile(d["earlier_words"]),
-        "ge_after": re.compile(d["ge_after"], re.IGNORECASE),
-        "count_note": re.compile(d["count_note"]),
-        "header_list": re.compile(d["header_list"]),
-        "not_name_end": re.compile(d["zh_not_name_end"]),
-        "prose_chars": re.compile(d["zh_prose_chars"]),
+        "ref_nouns": {k: compile_re(v) for k, v in refn.items()},
+        "population": compile_re(d["population_words"]),
+        "cited": compile_re(d["cited_words"]),
+        "partial": compile_re(d["partial_words"]),
+        "closed_count": compile_re(d["closed_count"]),
+        "closed": compile_re(d["closed_marker"]),
+        "sep": compile_re(d["enum_separators"]),
+        "earlier": compile_re(d["earlier_words"]),
+        "ge_after": compile_re(d["ge_after"], re.IGNORECASE),
+        "count_note": compile_re(d["count_note"]),
+        "header_list": compile_re(d["header_list"]),
+        "not_name_end": compile_re(d["zh_not_name_end"]),
+        "prose_chars": compile_re(d["zh_prose_chars"]),
     }
 
 
@@ -81,7 +82,7 @@ def section_end(doc, k: int) -> int:
     return len(doc.line_starts)
 
 
-_MARKUP = re.compile(r"[*_`~]|\[|\]\([^)]*\)|<[^>]{0,80}>")
+_MARKUP = compile_re(r"[*_`~]|\[|\]\([^)]*\)|<[^>]{0,80}>")
 
 
 def plain(t: str) -> str:
@@ -89,7 +90,7 @@ def plain(t: str) -> str:
     return _MARKUP.sub("", t).strip()
 
 
-EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]")
+EMOJI = compile_re(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]")
 
 
 def summary_blocks(doc) -> list:
@@ -99,7 +100,7 @@ def summary_blocks(doc) -> list:
 
 # what may stand between a count and the parenthesis that lists its items: a classifier and
 # a short noun ('5 个版本（…）', '2 releases (…)', '6 个 PR（…）')
-NOUN_GAP = re.compile(r"^(?:\*\*)?\s{0,2}(?:个|条|项|件|家|种|款)?\s{0,2}(?:[\u4e00-\u9fff]{1,6}|[A-Za-z][\w-]{0,20}(?:\s[A-Za-z][\w-]{0,20}){0,2})?\s{0,2}(?:\*\*)?\s{0,2}$")
+NOUN_GAP = compile_re(r"^(?:\*\*)?\s{0,2}(?:个|条|项|件|家|种|款)?\s{0,2}(?:[\u4e00-\u9fff]{1,6}|[A-Za-z][\w-]{0,20}(?:\s[A-Za-z][\w-]{0,20}){0,2})?\s{0,2}(?:\*\*)?\s{0,2}$")
 
 
 def paren_after(text: str, pos: int, limit: int):

@@ -49,6 +49,7 @@ from .derive_tables import bare_figure, claims_by_block
 from .entities import find_entities
 from .model import Derivation
 from .structure import ANAPHORA, SENT_END
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # Claim kinds that can be the stated derived figure of a gap, change or lead.
 STATED_KINDS = ("percent", "ratio")
@@ -62,26 +63,26 @@ _LEAD_METRICS = ("throughput_lead", "speedup", "gap", "increase", "reduction")
 
 # ---------------------------------------------------------------- text between figures
 
-_BREAK = re.compile(r"[。；;！？!?\n]|\.\s|\s-\s|\|")
-_BLANK_LINE = re.compile(r"\n\s*\n")
-_OPEN_PAREN = re.compile(r"\s*[（(]\s*")
-_CLAUSE_END = re.compile(r"[。；;\n]")
-_CLOSE_PAREN = re.compile(r"[)）]")
-_LEAD_STOP = re.compile(r"[|，,：:]")
-_FACTOR_BEFORE = re.compile(r"[×xX*]\s{0,2}$")
-_CLAUSE_OR_CLOSE = re.compile(r"[，,;；。:：)）]")
-_OPEN_PAREN_END = re.compile(r"[(（]\s*(?:\*\*)?\s*$")
+_BREAK = compile_re(r"[。；;！？!?\n]|\.\s|\s-\s|\|")
+_BLANK_LINE = compile_re(r"\n\s*\n")
+_OPEN_PAREN = compile_re(r"\s*[（(]\s*")
+_CLAUSE_END = compile_re(r"[。；;\n]")
+_CLOSE_PAREN = compile_re(r"[)）]")
+_LEAD_STOP = compile_re(r"[|，,：:]")
+_FACTOR_BEFORE = compile_re(r"[×xX*]\s{0,2}$")
+_CLAUSE_OR_CLOSE = compile_re(r"[，,;；。:：)）]")
+_OPEN_PAREN_END = compile_re(r"[(（]\s*(?:\*\*)?\s*$")
 # 'xRT 提高约 9%，TTFA 从 0.788 秒降到 0.677 秒': after a comma a new quantity is named, and the
 # 'from A to B' that follows is its own, not the stated figure's
-_NEW_SUBJECT = re.compile(r"[，,;；]\s*(?:the\s+)?[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff./-]{0,20}\s*(?:的\s*)?(?:从|由|from)\s*$",
+_NEW_SUBJECT = compile_re(r"[，,;；]\s*(?:the\s+)?[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff./-]{0,20}\s*(?:的\s*)?(?:从|由|from)\s*$",
                           re.IGNORECASE)
-_BARE_LEAD_STOP = re.compile(r"[|，,：:。；;]")
-_PLUS = re.compile(r"[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}")
-_VERSION = re.compile(r"\s*v?\d{1,3}(?:\.\d{1,3}){1,2}")
+_BARE_LEAD_STOP = compile_re(r"[|，,：:。；;]")
+_PLUS = compile_re(r"[^\d\n。；;|]{0,24}[+＋][^\d\n。；;|]{0,24}")
+_VERSION = compile_re(r"\s*v?\d{1,3}(?:\.\d{1,3}){1,2}")
 # A character that neither a name, its version nor the separators of a pair can hold:
 # a gap with one of them never reduces to separators, whatever names it contains
-_NOT_NAME_OR_SEP = re.compile(r"[^\w\s\-–—;；,，、:：/|*.×™®]")
-_LABEL_COLON = re.compile(r"[：:]\s*$")
+_NOT_NAME_OR_SEP = compile_re(r"[^\w\s\-–—;；,，、:：/|*.×™®]")
+_LABEL_COLON = compile_re(r"[：:]\s*$")
 _TIME_UNITS = ("second",)
 
 
@@ -605,8 +606,8 @@ def _sums(doc, claims, v: Vocabulary) -> list:
 
 # ---------------------------------------------------------------- a change restated elsewhere
 
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
-_CLAUSE_STOP = re.compile(r"[，。；,;:：!?！？()（）]")
+_NUMBER = compile_re(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_CLAUSE_STOP = compile_re(r"[，。；,;:：!?！？()（）]")
 
 
 def _same_number(a, b) -> bool:

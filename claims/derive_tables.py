@@ -24,13 +24,14 @@ from typing import Optional
 
 from ._data import load
 from .model import Claim, Derivation
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ---------------------------------------------------------------- cells
 
-_CELL_NUM = re.compile(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*")
-_CELL_RATIO = re.compile(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
+_CELL_NUM = compile_re(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*")
+_CELL_RATIO = compile_re(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
 # a signed percent change cell: '**\+11.5%**', '−10.5%', '-16.94% (即降低了约17%)'
-_CELL_CHANGE = re.compile(r"\s*(?:\*\*)?\s*(?P<sign>\\?[+＋]|[-−–])?\s*\d+(?:\.\d+)?\s*%\s*(?:\*\*)?(?:\s*[（(][^）)]{0,40}[）)])?\s*")
+_CELL_CHANGE = compile_re(r"\s*(?:\*\*)?\s*(?P<sign>\\?[+＋]|[-−–])?\s*\d+(?:\.\d+)?\s*%\s*(?:\*\*)?(?:\s*[（(][^）)]{0,40}[）)])?\s*")
 
 
 def bare_figure(doc, num: str, start: int, like=None) -> Claim:
@@ -120,12 +121,12 @@ def _words():
 def _metric_patterns():
     """metric -> pattern of its quantity words (claims/data/metrics.yaml, the figures' own list)."""
     d = load("metrics.yaml")
-    return {name: re.compile("|".join("(?:%s)" % p for p in pats), re.IGNORECASE)
+    return {name: compile_re("|".join("(?:%s)" % p for p in pats), re.IGNORECASE)
             for name, pats in (d.get("quantity") or {}).items()}
 
 
 _LOWER_IS_BETTER = ("ttft", "tpot", "latency_p99", "latency", "cost")
-_TIME_IN_HEADER = re.compile(r"[(（]\s*(?:s|ms|us|μs|sec|秒|毫秒)\s*[)）]|\b(?:time|duration|耗时|时长)\b", re.IGNORECASE)
+_TIME_IN_HEADER = compile_re(r"[(（]\s*(?:s|ms|us|μs|sec|秒|毫秒)\s*[)）]|\b(?:time|duration|耗时|时长)\b", re.IGNORECASE)
 
 
 def metrics_in(text: str) -> set:
@@ -160,7 +161,7 @@ def ratio_columns(doc, by_block) -> list:
     return out
 
 
-_HEAD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+|[\u4e00-\u9fff]{2,}")
+_HEAD_WORD = compile_re(r"[A-Za-z][A-Za-z0-9]+|[\u4e00-\u9fff]{2,}")
 
 
 def _named_pair(t, k, heads, skip) -> tuple:
@@ -257,8 +258,8 @@ def row_totals(doc, by_block) -> list:
 
 # ---------------------------------------------------------------- prose about a table
 
-_NON_WORD = re.compile(r"[\W_]+")
-_NUMERIC_LABEL = re.compile(r"[\d\s.,:%×x+\-–/]*")
+_NON_WORD = compile_re(r"[\W_]+")
+_NUMERIC_LABEL = compile_re(r"[\d\s.,:%×x+\-–/]*")
 
 
 def _normalized(text: str) -> tuple:
@@ -477,7 +478,7 @@ def _multiplier(doc, s, figures) -> list:
     return out
 
 
-_CLAUSE = re.compile(r",\s*(?:while|whereas|but)\b|;|；|，\s*(?:而|但)|\bwhile\b", re.IGNORECASE)
+_CLAUSE = compile_re(r",\s*(?:while|whereas|but)\b|;|；|，\s*(?:而|但)|\bwhile\b", re.IGNORECASE)
 
 
 def _clause_of(seg: str, pos: int) -> tuple:
@@ -539,9 +540,9 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
 
 
 # a name right after the comparison word: 'than H100', 'vs the A100' (a model number or an acronym)
-_NAME_NEXT = re.compile(r"\s{1,3}(?:the\s{1,3})?(?:[A-Z][A-Za-z0-9]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
+_NAME_NEXT = compile_re(r"\s{1,3}(?:the\s{1,3})?(?:[A-Z][A-Za-z0-9]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
 # '是缓存盲配置吞吐量的两倍以上', '比其他配置快 3 倍': a baseline described, not named, before z
-_UNNAMED_BEFORE = re.compile(r"(?:是|为|比|相比|较|相较|相对于?)[^，。；,;]{1,30}?(?:的)?\s*[*`_]*\s*$")
+_UNNAMED_BEFORE = compile_re(r"(?:是|为|比|相比|较|相较|相对于?)[^，。；,;]{1,30}?(?:的)?\s*[*`_]*\s*$")
 
 
 def _direction(v, near: str, z) -> tuple:

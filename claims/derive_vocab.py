@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ._data import load
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
 def _alternation(words) -> str:
@@ -66,7 +67,7 @@ class Vocabulary:
         src = self.__dict__.get("_sources", {}).get(name)
         if src is None:
             raise AttributeError(name)
-        pattern = re.compile(*src)
+        pattern = compile_re(*src)
         setattr(self, name, pattern)      # later reads find the attribute, not __getattr__
         return pattern
 
@@ -125,8 +126,8 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(sources, {"scale_factor": {k.lower(): val for k, val in d["scale_verbs"].items()}})
 
 
-_LATIN = re.compile(r"[A-Za-z]")
-_LATIN_OR_DOT = re.compile(r"[A-Za-z.]")
+_LATIN = compile_re(r"[A-Za-z]")
+_LATIN_OR_DOT = compile_re(r"[A-Za-z.]")
 
 
 def word_in(pattern: "re.Pattern", text: str) -> Optional["re.Match"]:

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ._data import load
 from .model import Mention
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ASCII letters and the characters re.IGNORECASE folds onto them (dotted and dotless i, long s,
 # the Kelvin sign): the name patterns below are case-insensitive without that flag
@@ -124,7 +125,7 @@ def _first(seq, out, flags, held=None, same_b=True) -> bool:
     return True
 
 
-_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
+_GLOBAL_FLAGS = compile_re(r"\(\?[aiLmsux]+\)")
 
 
 def guard_prefix(pattern: str, flags: int = 0) -> str:
@@ -169,15 +170,16 @@ def guarded(pattern: str, flags: int = 0):
     """``re.compile(pattern, flags)``, scanning faster when the characters a match can begin
     with can be told from the pattern (see above); the matches, spans and groups are the same.
     The guard of a pattern caveat ships is read from claims/data/guards.json
-    (claims/guard_cache.py) instead of parsing the pattern again in every process."""
+    (claims/guard_cache.py) instead of parsing the pattern again in every process, and the
+    compiled pattern from the cache of claims/pattern_cache.py."""
     from .guard_cache import prefix_of
     prefix = prefix_of(pattern, flags)
     if prefix:
         try:
-            return re.compile("%s(?:%s)" % (prefix, pattern), flags)
+            return compile_re("%s(?:%s)" % (prefix, pattern), flags)
         except re.error:
             pass        # '(?i)…': global flags must stay at the start, so no guard goes first
-    return re.compile(pattern, flags)
+    return compile_re(pattern, flags)
 
 
 # ---- case-insensitive alternations of literal names ----------------------------------------
@@ -263,7 +265,7 @@ def canonical_system(name: str):
     return _tables()[0].get(re.sub(r"[\s\-]+", " ", name.strip().lower())) or _tables()[0].get(name.strip().lower())
 
 
-_SEP_RUN = re.compile(r"[\s\-]+")
+_SEP_RUN = compile_re(r"[\s\-]+")
 _SQUASHED: dict = {}     # id(alias table) -> (table, {alias without spaces or hyphens: canonical})
 
 
@@ -280,8 +282,8 @@ def _canon_sys(surface: str, table: dict) -> str:
     return got[1].get(_SEP_RUN.sub("", key), key)
 
 
-_META = re.compile(r"^Meta-")
-_SEPS = re.compile(r"[-_ ]+")
+_META = compile_re(r"^Meta-")
+_SEPS = compile_re(r"[-_ ]+")
 
 
 @lru_cache(maxsize=4096)

@@ -42,6 +42,8 @@ import regex
 
 from claims import numerals, units
 from claims.model import Claim
+from claims.pattern_cache import compile_regex
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 _TIMEOUT = 5.0          # seconds per piece; a pathological input degrades to no figures
 # The figure pattern and its reverse prefix need `regex` (reverse matching, repeated group
@@ -84,7 +86,10 @@ def _alt(items, word=False, left=True):
     starting with an ASCII letter need a letter boundary on the left too (left=False
     where a number always precedes)."""
     groups = {}
-    for it in sorted(set(items), key=len, reverse=True):
+    # items of one length in a fixed order (not the set's, which changes from process to
+    # process): the pattern is then the same text in every process and its compiled code can
+    # be kept (claims/pattern_cache.py); two literals of one length never both match at a place
+    for it in sorted(set(items), key=lambda it: (-len(it), it)):
         lead = left and it[:1].isascii() and it[:1].isalpha()
         tail = it[-1:].isascii() and (it[-1:].isalnum() or it[-1:] == ".")
         groups.setdefault((lead, tail), []).append(it)
@@ -152,7 +157,7 @@ EN_NUM = (r"(?:(?<![A-Za-z])(?:[aA]n?%s+(?=hundred|thousand|million|billion|half
           % (_SP, _caps(EN_ATOM + "|half|quarter"), _SP, _SP, _SP.strip("[]"),
              _caps(EN_ATOM + "|halves|half|quarters|quarter")))
 
-VERSION_LIKE = re.compile(r"[0-9]{1,2}\.[0-9]")
+VERSION_LIKE = compile_re(r"[0-9]{1,2}\.[0-9]")
 
 # Spans that contain digits but are never figures; matched first and skipped.
 SKIP = "|".join([
@@ -230,8 +235,9 @@ def _build_pattern():
     (?:(?P<approx>{approx}){sp}*)?
     (?:(?<![<>=])(?P<bound2>{bound}){sp}*)?
     """.format(sp=_SP, bound=bound, filler=filler, approx=approx, btw_en="|".join(_cap(w) for w in _BTW_EN), btw_zh="|".join(_BTW_ZH))
-    return (regex.compile(core, regex.VERBOSE | regex.V0),
-            regex.compile(prefix, regex.VERBOSE | regex.V0))
+    # ~70 ms to compile: kept between processes by claims/pattern_cache.py
+    return (compile_regex(core, regex.VERBOSE | regex.V0),
+            compile_regex(prefix, regex.VERBOSE | regex.V0))
 
 
 # Where a figure can start: a digit run, a Chinese numeral run, a currency sign, a sign,
@@ -239,7 +245,7 @@ def _build_pattern():
 # Scanning anchors first and matching the full pattern only there keeps the pass fast:
 # the full pattern tried at every position runs at ~20 KB/s, anchors at several MB/s.
 _CN_ANCHOR = numerals.CN_CHARS.replace("点", "").replace("點", "")
-ANCHOR_NUM = re.compile(
+ANCHOR_NUM = compile_re(
     # a digit run right after a letter, digit, '.', '#', '§', '×'... is part of an
     # identifier, a version or a longer number: not an anchor; nor after 'EAGLE-', 'x_',
     # '3/' (the figure pattern's guard refuses to start there); a sign only where the
@@ -252,8 +258,8 @@ ANCHOR_NUM = re.compile(
 _WORDS = f"{EN_ATOM}|half|quarter|minus|negative|percent|percents|twice|doubled|halved|per".split("|")
 _WORD_ANCHORS = frozenset([v for w in _WORDS for v in (w, w.capitalize())]
                           + ["http", "https", "HTTP", "HTTPS", "www", "arxiv", "arXiv", "ARXIV"])
-_ARTICLE_NEXT = re.compile(r"[ \t]+(?:hundred|thousand|million|billion|half|quarter|dozen)(?![A-Za-z])")
-WORD_RE = re.compile(r"[A-Za-z]+")
+_ARTICLE_NEXT = compile_re(r"[ \t]+(?:hundred|thousand|million|billion|half|quarter|dozen)(?![A-Za-z])")
+WORD_RE = compile_re(r"[A-Za-z]+")
 
 
 def _word_anchors(text, ps, pe):
@@ -279,7 +285,7 @@ def _anchors(text, ps, pe):
     return sorted(nums + words)
 
 
-SKIP_RE = re.compile(SKIP)
+SKIP_RE = compile_re(SKIP)
 
 
 @lru_cache(maxsize=1)
@@ -329,7 +335,7 @@ class _Cand:
         return (self.pre if name in self.PRE else self.core).end(name)
 
 
-_NUM_FAST = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_NUM_FAST = compile_re(r"[0-9]+(?:\.[0-9]+)?")
 
 
 @lru_cache(maxsize=1)
@@ -418,35 +424,35 @@ def _candidates(text, ps, pe, names=None):
 @lru_cache(maxsize=1)
 def _cues():
     w = units.words()
-    neg_b = re.compile(r"(?:%s)%s*(?:了|by|约|近|达)?%s*$" % (
+    neg_b = compile_re(r"(?:%s)%s*(?:了|by|约|近|达)?%s*$" % (
         _alt(w["negative_before"], word=True), _SP, _SP))
-    neg_a = re.compile(r"^%s*(?:的)?%s*(?:%s)" % (_SP, _SP, _alt(w["negative_after"], word=True)))
+    neg_a = compile_re(r"^%s*(?:的)?%s*(?:%s)" % (_SP, _SP, _alt(w["negative_after"], word=True)))
     return neg_b, neg_a
 
 
 # Context cues that make a K/M-scaled token count a condition (input or context length).
-_CTX_BEFORE = re.compile(r"(?i:context|input|prompt|window|sequence|seq|length|上下文|输入|序列|长度|窗口)[^。；;\n]{0,12}$")
-_CTX_AFTER = re.compile(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
-_HW_AFTER = re.compile(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
-_HW_BEFORE = re.compile(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
-_RATIO_NOTATION = re.compile(r"(?:[:：]|%s*比%s*|-to-)[0-9]" % (_SP, _SP))
-_FEW_BEFORE = re.compile(r"(?:few|several|many|dozens of|hundreds of|thousands of)%s+$" % _SP)
+_CTX_BEFORE = compile_re(r"(?i:context|input|prompt|window|sequence|seq|length|上下文|输入|序列|长度|窗口)[^。；;\n]{0,12}$")
+_CTX_AFTER = compile_re(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
+_HW_AFTER = compile_re(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
+_HW_BEFORE = compile_re(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
+_RATIO_NOTATION = compile_re(r"(?:[:：]|%s*比%s*|-to-)[0-9]" % (_SP, _SP))
+_FEW_BEFORE = compile_re(r"(?:few|several|many|dozens of|hundreds of|thousands of)%s+$" % _SP)
 
 
 def unit_given(g):
     return bool(g("u1") or g("unit") or g("cur") or g("pct"))
 
 
-_LEADING_ZERO = re.compile(r"[0０][0-9０-９]")
-_TENS_OF_BEFORE = re.compile(r"(?:数|几|好几|上)$")
+_LEADING_ZERO = compile_re(r"[0０][0-9０-９]")
+_TENS_OF_BEFORE = compile_re(r"(?:数|几|好几|上)$")
 # What a bare fraction can score: 'agreement 0.91', 'F1 of 0.87', '相关系数 0.93', 'Kappa：0.81'
-_SCORE_WORD = re.compile(r"(?:agreement|accuracy|score|F1|AUC|ROC|correlation|kappa|Pearson|Spearman|BLEU|ROUGE|"
+_SCORE_WORD = compile_re(r"(?:agreement|accuracy|score|F1|AUC|ROC|correlation|kappa|Pearson|Spearman|BLEU|ROUGE|"
                          r"precision|recall|similarity|win rate|一致率|一致性|准确率|得分|分数|相关系数|相关性|相似度|胜率)"
                          r"[^0-9\n。；;|]{0,24}$", re.IGNORECASE)
-_FRACTION = re.compile(r"0\.\d{2,4}$")
+_FRACTION = compile_re(r"0\.\d{2,4}$")
 
 
-_SCORE_PAIR = re.compile(r"0\.\d{2,4}\s{0,3}(?:to|→|->|到|至|降至|升至|vs\.?)\s{0,3}$")
+_SCORE_PAIR = compile_re(r"0\.\d{2,4}\s{0,3}(?:to|→|->|到|至|降至|升至|vs\.?)\s{0,3}$")
 
 
 def _is_score(text, start, n1s) -> bool:
@@ -459,10 +465,10 @@ def _is_score(text, start, n1s) -> bool:
     return bool(_SCORE_WORD.search(text, max(0, start - 40), start))
 
 
-_ORDINAL_BEFORE = re.compile(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
-_FROM_BEFORE = re.compile(r"(?i:from|从|由)")
-_LIST_SEP = re.compile(r"^%s*[/／、]%s*$" % (_SP, _SP))
-_COMPOUND_SEP = re.compile(r"^(?:%s*(?:,|，|、|and|but|且|并且|并|同时|的同时|而且)?%s*)$" % (_SP, _SP))
+_ORDINAL_BEFORE = compile_re(r"(?:第|No\.|no\.|#|Top|top|TOP)%s?$" % _SP)
+_FROM_BEFORE = compile_re(r"(?i:from|从|由)")
+_LIST_SEP = compile_re(r"^%s*[/／、]%s*$" % (_SP, _SP))
+_COMPOUND_SEP = compile_re(r"^(?:%s*(?:,|，|、|and|but|且|并且|并|同时|的同时|而且)?%s*)$" % (_SP, _SP))
 
 _BIG_SCALE_WORDS = {"万", "萬", "亿", "億", "十万", "百万", "千万", "万亿", "千", "thousand", "million",
                     "billion", "trillion", "lakh", "crore"}
@@ -994,7 +1000,7 @@ def _merge_bounds(out, text):
         i += 1
 
 
-_COMPOUND_NEXT = re.compile(
+_COMPOUND_NEXT = compile_re(
     r"%s+(?:and%s+)?([0-9]+(?:\.[0-9]+)?)%s?(?:inches|inch|in|\")(?![A-Za-z])" % (_SP, _SP, _SP))
 
 

@@ -14,15 +14,15 @@ holds a figure, or holds anything but one number, is left as it is.
 """
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from .model import Claim
+from .pattern_cache import compile_re
 
 # the unit written last in a header cell: 'throughput (tok/s)', 'TTFT [ms]', '显存（GB）'
-_HEADER_UNIT = re.compile(r"[(（\[]\s*(?P<u>[^()（）\[\]\d]{1,16}?)\s*[)）\]]\s*(?:\*\*)?\s*$")
+_HEADER_UNIT = compile_re(r"[(（\[]\s*(?P<u>[^()（）\[\]\d]{1,16}?)\s*[)）\]]\s*(?:\*\*)?\s*$")
 # a cell that is one bare number, possibly bold
-_BARE = re.compile(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:\*\*)?\s*")
+_BARE = compile_re(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:\*\*)?\s*")
 # what a column's unit can make its cells (a count or plain number is no measurement)
 _KINDS = ("throughput", "latency", "duration", "memory", "bandwidth", "percent", "ratio")
 

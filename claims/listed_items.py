@@ -7,15 +7,16 @@ import re
 
 from .count_records import ListedItem
 from .count_words import EMOJI, summary_blocks, top_split, vocab
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
-_ENTRY_REF = re.compile(r"[（(]\s*(?P<ref>[A-Z]{1,3}\d{1,3}|增量\s*\d{1,3}|邻接\s*[A-Z0-9]{1,3}|#\d{1,3})\s*[）)]")
+_ENTRY_REF = compile_re(r"[（(]\s*(?P<ref>[A-Z]{1,3}\d{1,3}|增量\s*\d{1,3}|邻接\s*[A-Z0-9]{1,3}|#\d{1,3})\s*[）)]")
 
 
-_ITEM_KEYS = re.compile(r"矛盾|待核实|风险|警惕|warning|caveat|open question|unverified|to verify", re.IGNORECASE)
+_ITEM_KEYS = compile_re(r"矛盾|待核实|风险|警惕|warning|caveat|open question|unverified|to verify", re.IGNORECASE)
 
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)*|[\u4e00-\u9fff]")
+_TOKEN = compile_re(r"[A-Za-z][A-Za-z0-9]*|\d+(?:\.\d+)*|[\u4e00-\u9fff]")
 
 
 _STOP = {"the", "a", "an", "of", "and", "or", "for", "to", "in", "on", "at", "by", "with", "new", "vs",
@@ -124,10 +125,10 @@ def listed_items(doc, claims: list) -> list:
     return out
 
 
-_PLUS_SEP = re.compile(r"\s[+＋]\s")
+_PLUS_SEP = compile_re(r"\s[+＋]\s")
 
 
-_COUNTED_BEFORE = re.compile(r"(?<![\w.])(?:\d{1,3}|[两二三四五六七八九十]{1,2})\s?(?:个|条|项|篇|件)?\s?[^()（）\d\n]{0,40}$")
+_COUNTED_BEFORE = compile_re(r"(?<![\w.])(?:\d{1,3}|[两二三四五六七八九十]{1,2})\s?(?:个|条|项|篇|件)?\s?[^()（）\d\n]{0,40}$")
 
 
 def _header_lists(doc, b, counts) -> list:
@@ -149,11 +150,11 @@ def _header_lists(doc, b, counts) -> list:
             out.append((gs, ge, pieces))
     for m in v["header_list"].finditer(b.text):
         s0 = b.start + m.end()
-        e = re.compile(r"[。！？!?\n]|\.(?=\s|$)|[（(]").search(text, s0, b.end)
+        e = compile_re(r"[。！？!?\n]|\.(?=\s|$)|[（(]").search(text, s0, b.end)
         e0 = e.start() if e else b.end
         if _earlier(text, b.start, b.start + m.start() + 1):
             continue
-        sep = re.compile(v["sep"].pattern + r"|\s[+＋]\s")
+        sep = compile_re(v["sep"].pattern + r"|\s[+＋]\s")
         pieces = top_split(text, s0, e0, sep)
         if len(pieces) >= 2:
             out.append((s0, e0, pieces))

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from .entities import Covered
 from .model import CodeRegion, Comment, Source
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ------------------------------------------------------------ markdown-it
 
@@ -34,10 +35,10 @@ def _md():
 # Lines only a Markdown parser reads right: fences, HTML blocks, indented code or nested
 # list content, setext underlines and rules.  A document with none of them (the common
 # Chinese briefing) needs only ATX headings, so markdown-it (20-40 ms to import) is skipped.
-NEEDS_MD = re.compile(r"^(?: {0,3}(?:```|~~~|<)| {4,}\S|\t| {0,3}(?:=+|-+|\*(?: *\*){2,}|_(?: *_){2,}) *$)", re.M)
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
+NEEDS_MD = compile_re(r"^(?: {0,3}(?:```|~~~|<)| {4,}\S|\t| {0,3}(?:=+|-+|\*(?: *\*){2,}|_(?: *_){2,}) *$)", re.M)
+_ATX = compile_re(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 # a GFM table delimiter row; no two adjacent \s* (backtracking between them is quadratic on a long blank run)
-DELIM_ROW = re.compile(r"^\s*(?:\|\s*)?:?-+:?(?:\s*\|\s*:?-+:?)+\s*\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
+DELIM_ROW = compile_re(r"^\s*(?:\|\s*)?:?-+:?(?:\s*\|\s*:?-+:?)+\s*\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
 
 
 def line_classes(lines: list, skip: set) -> tuple:
@@ -109,7 +110,7 @@ def front_matter(lines: list) -> int:
 
 # ------------------------------------------------------------ code and comments
 
-_TICKS = re.compile(r"`+")
+_TICKS = compile_re(r"`+")
 
 
 def code_spans(text: str, s: int, e: int, out: list):
@@ -206,12 +207,12 @@ MASK_PARTS = (
     (("#",), r"(?<![\w&#])#\d{1,7}(?!\d)"),                                  # issue / PR numbers
     (("[",), r"\[\^?\d{1,3}\]"),                                            # footnote marks
 )
-MASK_RX = re.compile("|".join(p for _, p in MASK_PARTS), re.IGNORECASE)
+MASK_RX = compile_re("|".join(p for _, p in MASK_PARTS), re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
 def _mask_rx(present: tuple):
-    return re.compile("|".join(p for ok, (_, p) in zip(present, MASK_PARTS) if ok) or r"(?!)", re.IGNORECASE)
+    return compile_re("|".join(p for ok, (_, p) in zip(present, MASK_PARTS) if ok) or r"(?!)", re.IGNORECASE)
 
 
 def mask_pattern(text: str):
@@ -226,15 +227,15 @@ def mask_pattern(text: str):
 
 # ------------------------------------------------------------ sources
 
-URL_RX = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,2000}")
-ARXIV_RX = re.compile(r"(?:arXiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\d{4,5}(?:v\d{1,3})?)", re.IGNORECASE)
-BARE_ARXIV = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d{1,3})?(?![\w.])")
+URL_RX = compile_re(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,2000}")
+ARXIV_RX = compile_re(r"(?:arXiv\s*[:：]?\s*|arxiv\.org/(?:abs|pdf)/)(\d{4}\.\d{4,5}(?:v\d{1,3})?)", re.IGNORECASE)
+BARE_ARXIV = compile_re(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d{1,3})?(?![\w.])")
 # the look-behinds start a match only at the head of a [\w.-] run: no re-scan from inside it
-_PATH_RX = re.compile(r"(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/.-])[\w.-]{1,200}\.mdx?(?![\w])")
-_IMAGE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
+_PATH_RX = compile_re(r"(?<![\w/.-])(?:[\w.-]{1,200}/){1,30}[\w.-]{1,200}\.[A-Za-z]{1,5}(?![\w])|(?<![\w/.-])[\w.-]{1,200}\.mdx?(?![\w])")
+_IMAGE = compile_re(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
 # A program's source file ('vllm/core/scheduler.py', 'csrc/attention.cu') is code a post talks
 # about, not a document it cites: a briefing cites notes, reports, pages and data
-_PROGRAM = re.compile(r"\.(?:py|pyi|pyx|c|cc|cpp|cxx|h|hh|hpp|cu|cuh|rs|go|js|mjs|ts|tsx|jsx|java|kt|"
+_PROGRAM = compile_re(r"\.(?:py|pyi|pyx|c|cc|cpp|cxx|h|hh|hpp|cu|cuh|rs|go|js|mjs|ts|tsx|jsx|java|kt|"
                       r"scala|swift|rb|php|sh|bash|zsh|ps1|cmake|mk|lua|pl|r|jl|zig|sol|proto)$", re.IGNORECASE)
 
 

@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ._data import DATA_DIR, load
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ASCII boundaries on purpose: a name abutting Chinese text ('与SpecInfr不同') is still a token.
 # A token next to '/' is part of a path or of an 'A/B' alternative and is not read as a name.
@@ -41,20 +42,20 @@ from ._data import DATA_DIR, load
 # is tried at every position, one that starts with a class skips to the next letter)
 # A lower-case word is a name only with a capital or a digit in it ('vLLM', 'gpt-oss-120b'):
 # the look-ahead skips 'llama.cpp' and every English word without building a match for it.
-_TOKEN = re.compile(r"[A-Za-z](?<![A-Za-z0-9_/\\.@#-][A-Za-z])(?:(?<=[A-Z])|(?=[a-z]*(?:[-.][a-z]+)*[-.]?[A-Z0-9]))"
+_TOKEN = compile_re(r"[A-Za-z](?<![A-Za-z0-9_/\\.@#-][A-Za-z])(?:(?<=[A-Z])|(?=[a-z]*(?:[-.][a-z]+)*[-.]?[A-Z0-9]))"
                     r"[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
 # a checkpoint id 'Org/Name': an organisation without digits, a name that holds one
-_ID = re.compile(r"(?<![\w/\\.@#-])([A-Za-z][A-Za-z_-]{1,38}[A-Za-z])/([A-Za-z][A-Za-z0-9]*(?:[-._][A-Za-z0-9]+)*)"
+_ID = compile_re(r"(?<![\w/\\.@#-])([A-Za-z][A-Za-z_-]{1,38}[A-Za-z])/([A-Za-z][A-Za-z0-9]*(?:[-._][A-Za-z0-9]+)*)"
                  r"(?![\w/\\@-]|\.[A-Za-z0-9])")
-_DIGIT = re.compile(r"\d")
-_SEP = re.compile(r"[-._ ]")
+_DIGIT = compile_re(r"\d")
+_SEP = compile_re(r"[-._ ]")
 # inside a part, where CamelCase starts a new word: 'HiCache' -> 'Hi', 'Cache'; 'vLLM' -> 'v', 'LLM'
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_TWO_LETTERS = re.compile(r"[A-Za-z]{2}")
-_INNER_UPPER = re.compile(r"[A-Za-z][A-Z]")
+_CAMEL = compile_re(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_TWO_LETTERS = compile_re(r"[A-Za-z]{2}")
+_INNER_UPPER = compile_re(r"[A-Za-z][A-Z]")
 # the generation right after a model family's name: 'Qwen3-32B' -> ('qwen', '3', '32b')
-_GENERATION = re.compile(r"([a-z]+)[-_]?(\d+(?:\.\d+)?)?(?:[-_](.*))?$")
-_FILE_EXT = re.compile(r"\.(?:md|mdx|py|ya?ml|json|txt|html?|csv|sh|toml|cfg|ipynb|pdf|png|jpe?g|svg|gif)$", re.I)
+_GENERATION = compile_re(r"([a-z]+)[-_]?(\d+(?:\.\d+)?)?(?:[-_](.*))?$")
+_FILE_EXT = compile_re(r"\.(?:md|mdx|py|ya?ml|json|txt|html?|csv|sh|toml|cfg|ipynb|pdf|png|jpe?g|svg|gif)$", re.I)
 _PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
 MIN_LEN = 3          # shorter tokens are never compared
 
@@ -345,11 +346,11 @@ def is_english(word: str) -> bool:
 
 # ---------------------------------------------------------------- titles
 
-_TITLE_COL = re.compile(r"标题|题目|论文|title|paper", re.I)
-_LINE_TITLE = re.compile(r"(?:^|[·•|#]\s*)([^·•|#（(\[\]]{6,200}?)\s*[（(]\s*arxiv\s*[:：]?\s*$", re.I)
-_NOTE = re.compile(r"[（(][^）)]*[）)]")
-_SPACES = re.compile(r"\s+")
-_WORDS = re.compile(r"[a-z][a-z0-9-]{2,}")
+_TITLE_COL = compile_re(r"标题|题目|论文|title|paper", re.I)
+_LINE_TITLE = compile_re(r"(?:^|[·•|#]\s*)([^·•|#（(\[\]]{6,200}?)\s*[（(]\s*arxiv\s*[:：]?\s*$", re.I)
+_NOTE = compile_re(r"[（(][^）)]*[）)]")
+_SPACES = compile_re(r"\s+")
+_WORDS = compile_re(r"[a-z][a-z0-9-]{2,}")
 _TITLE_STOP = {"the", "and", "for", "with", "via", "from", "into", "using", "based", "towards", "llm", "llms",
                "large", "language", "model", "models", "inference", "efficient", "serving", "fast", "new"}
 

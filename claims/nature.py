@@ -26,18 +26,19 @@ from ._data import load
 from .entities import guarded
 from .scopes import bounds
 from .structure import CLAUSE_END, SENT_END
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # words that say what was measured: a latency or duration next to one of them is a result
-_PERF_WORD = re.compile(r"延迟|时延|耗时|加载|吞吐|首\s?token|(?<![A-Za-z])(?:latency|TTFT|TPOT|ITL|load(?:s|ing|ed)?|"
+_PERF_WORD = compile_re(r"延迟|时延|耗时|加载|吞吐|首\s?token|(?<![A-Za-z])(?:latency|TTFT|TPOT|ITL|load(?:s|ing|ed)?|"
                         r"throughput|tok(?:en)?s?/s|req(?:uest)?s?/s|faster|slower)(?![A-Za-z])", re.IGNORECASE)
-_RATE_UNIT = re.compile(r"QPS|RPS|req(?:uest)?s?\s?/\s?s|请求/秒", re.IGNORECASE)
-_NEEDS = re.compile(r"需要|(?<![A-Za-z])(?:needs?|requires?|takes?)(?![A-Za-z])", re.IGNORECASE)
-_CATALOGUE_HEAD = re.compile(r"^(?:files?|paths?|repo(?:sitory)?|commits?|licen[cs]es?|urls?|links?|sources?|authors?|"
+_RATE_UNIT = compile_re(r"QPS|RPS|req(?:uest)?s?\s?/\s?s|请求/秒", re.IGNORECASE)
+_NEEDS = compile_re(r"需要|(?<![A-Za-z])(?:needs?|requires?|takes?)(?![A-Za-z])", re.IGNORECASE)
+_CATALOGUE_HEAD = compile_re(r"^(?:files?|paths?|repo(?:sitory)?|commits?|licen[cs]es?|urls?|links?|sources?|authors?|"
                              r"文件|路径|仓库|许可(?:证)?|来源|链接|作者)$", re.IGNORECASE)
-_CHANGELOG_TITLE = re.compile(r"(?i)^(?:change\s?log|changes|release notes|what'?s new|更新日志|变更日志|发布说明)\b")
+_CHANGELOG_TITLE = compile_re(r"(?i)^(?:change\s?log|changes|release notes|what'?s new|更新日志|变更日志|发布说明)\b")
 # a release heading ('v0.6.0', '[1.2.0] - 2024-09-05', '0.7 (2024-10-01)', '## 2.1'), not a
 # numbered section ('1.1 RadixAttention', '2.1 各场景吞吐量对比')
-_VERSION_HEADING = re.compile(r"^\[?(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+|\d+\.\d+(?=\]?\s*(?:$|[-–—(（]|\d{4}-)))\]?(?:\s|$)")
+_VERSION_HEADING = compile_re(r"^\[?(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+|\d+\.\d+(?=\]?\s*(?:$|[-–—(（]|\d{4}-)))\]?(?:\s|$)")
 
 
 @lru_cache(maxsize=None)
@@ -50,7 +51,7 @@ def _compile(pattern: str):
     # searched for at every figure: a guard on the first characters skips most positions
     # (entities.guarded, same matches); a pattern anchored at '^' is only ever matched
     if all(p.startswith("^") for p in pattern[3:-1].split(")|(?:")):
-        return re.compile(pattern, re.IGNORECASE)
+        return compile_re(pattern, re.IGNORECASE)
     return guarded(pattern, re.IGNORECASE)
 
 

@@ -13,13 +13,13 @@ Quantities are the document's claims plus the parameter counts written as a size
 from __future__ import annotations
 
 import bisect
-import re
 from typing import NamedTuple, Optional
 
 from .structure import sentence_index
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # a parameter count written as a size: '81B', '2.8T', '235B' (not 'B200', not '8B tokens')
-_PARAMS = re.compile(r"(?<![\w.])(\d{1,4}(?:\.\d{1,2})?)\s?([BT])(?![\w])(?!\s?(?:tokens?|toks?|bytes?|/s))")
+_PARAMS = compile_re(r"(?<![\w.])(\d{1,4}(?:\.\d{1,2})?)\s?([BT])(?![\w])(?!\s?(?:tokens?|toks?|bytes?|/s))")
 _SCALE = {"B": 1e9, "T": 1e12}
 
 

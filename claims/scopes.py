@@ -21,29 +21,30 @@ from .conditions import find_conditions
 from .entities import find_entities, guarded
 from .markers import find_markers
 from .structure import ANAPHORA, CLAUSE_END, SENT_END
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 WINDOW = 800      # characters looked at on each side of a figure for its sentence (a digest's
                   # sentence carries long link targets between its subject and its figures)
 _LEAD_BLOCKS = 8  # paragraphs above the first section that state a post's setup
 _DOMINANT_MIN = 2       # mentions of one GPU or model before it is the setup of a whole post …
 _DOMINANT_SHARE = 0.8   # … when it is at least this share of all such mentions
-_FM_FIELD = re.compile(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
-_COUNT_PREFIX = re.compile(r"^\d+\s*[×x]\s*")
-_POOL = re.compile(r"^\s*(\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)")
+_FM_FIELD = compile_re(r"[ \t]*(?:title|summary|description|subtitle|excerpt)[ \t]*[:=]", re.IGNORECASE)
+_COUNT_PREFIX = compile_re(r"^\d+\s*[×x]\s*")
+_POOL = compile_re(r"^\s*(\d{1,5})\s{0,3}(?:[×xX*]|块|张|卡|颗)")
 _CARRIED = ("hardware", "model", "platform", "precision")
-_PAREN_AFTER = re.compile(r"\s{0,2}[（(]")
+_PAREN_AFTER = compile_re(r"\s{0,2}[（(]")
 
 
 @lru_cache(maxsize=None)
 def _rx():
     d = load("sections.yaml")
     # the searched ones carry a guard on their first characters (entities.guarded: same matches)
-    return (re.compile(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
-            re.compile(d["label_line"]), re.compile(d.get("intro_section") or r"(?!)"),
+    return (compile_re(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
+            compile_re(d["label_line"]), compile_re(d.get("intro_section") or r"(?!)"),
             guarded(d.get("other_experiment") or r"(?!)"))
 
 
-_PAPER_LINK = re.compile(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
+_PAPER_LINK = compile_re(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
 
 
 def unmasked(spans, masked, text=None, starts=None):

@@ -28,6 +28,7 @@ from ._data import load
 from .markers import marker_names
 from .markdown import parse_sources
 from .model import Block, Cell, Document, Entry, Row, Section, Source, Table
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ---------------------------------------------------------------- patterns
 
@@ -35,35 +36,35 @@ from .model import Block, Cell, Document, Entry, Row, Section, Source, Table
 @lru_cache(maxsize=None)
 def _rx():
     d = load("sections.yaml")
-    roles = [(role, [re.compile(p) for p in pats]) for role, pats in d["roles"].items()]
+    roles = [(role, [compile_re(p) for p in pats]) for role, pats in d["roles"].items()]
     return {
         "roles": roles,
-        "ordinal": re.compile(d["ordinal_section"]),
-        "count": re.compile(d["declared_count"], re.IGNORECASE),
-        "entries": [re.compile(p) for p in d["entries"]],
-        "source_line": re.compile(d["source_line"], re.IGNORECASE),
-        "label_line": re.compile(d["label_line"]),
+        "ordinal": compile_re(d["ordinal_section"]),
+        "count": compile_re(d["declared_count"], re.IGNORECASE),
+        "entries": [compile_re(p) for p in d["entries"]],
+        "source_line": compile_re(d["source_line"], re.IGNORECASE),
+        "label_line": compile_re(d["label_line"]),
     }
 
 
-_QUOTE = re.compile(r"^\s{0,3}(?:>\s?)+")
-_BULLET = re.compile(r"^(\s{0,12})(?:[-*+•]|\d{1,3}[.)、])\s+")
+_QUOTE = compile_re(r"^\s{0,3}(?:>\s?)+")
+_BULLET = compile_re(r"^(\s{0,12})(?:[-*+•]|\d{1,3}[.)、])\s+")
 # '要点： - a - b': a short label ending in a colon, then ' - '.
-_PACKED = re.compile(r"^[^|\n]{0,30}?[：:]\s*-\s+\S")
+_PACKED = compile_re(r"^[^|\n]{0,30}?[：:]\s*-\s+\S")
 # split points of a packed line: ' - ' not between two digits ('2 - 5%' is a range)
-_PACK_SPLIT = re.compile(r"(?<!\d)\s{1,4}-\s{1,4}|\s{1,4}-\s{1,4}(?!\d)")
-_ATX_MARKS = re.compile(r"^\s{0,3}#{1,6}\s*")
-_CLOSING_MARKS = re.compile(r"\s+#+\s*$")
-_NUMBERED_HEADING = re.compile(r"^\s*(?P<label>\d{1,3})[.、)]\s+\S")
+_PACK_SPLIT = compile_re(r"(?<!\d)\s{1,4}-\s{1,4}|\s{1,4}-\s{1,4}(?!\d)")
+_ATX_MARKS = compile_re(r"^\s{0,3}#{1,6}\s*")
+_CLOSING_MARKS = compile_re(r"\s+#+\s*$")
+_NUMBERED_HEADING = compile_re(r"^\s*(?P<label>\d{1,3})[.、)]\s+\S")
 _DELIM_ROW = md.DELIM_ROW
 # Language share by byte classes of the UTF-8 text: lead bytes E4-E9 start U+4000-U+9FFF (the
 # CJK ideographs); a regex class over those ranges costs ~15 ms to compile at every start-up.
 _NOT_HAN_LEAD = bytes(b for b in range(256) if not 0xE4 <= b <= 0xE9)
 _NOT_LATIN = bytes(b for b in range(256) if not (65 <= b <= 90 or 97 <= b <= 122))
-_DATE = re.compile(r"(?<!\d)(20\d{2}|19\d{2})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)")
+_DATE = compile_re(r"(?<!\d)(20\d{2}|19\d{2})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)")
 
-_STARS = re.compile(r"[⭐★]")
-_IMAGE = re.compile(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
+_STARS = compile_re(r"[⭐★]")
+_IMAGE = compile_re(r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico)$", re.IGNORECASE)   # pictures are not sources
 
 
 def _section_role(title: str):
@@ -382,7 +383,7 @@ def _valid_date(y, m, d):
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))}
-_EN_DATE = re.compile(r"\b(?:(?P<m1>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d{2})"
+_EN_DATE = compile_re(r"\b(?:(?P<m1>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d{2})"
                       r"|(?P<d2>\d{1,2})\s+(?P<m2>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?,?\s+(?P<y2>(?:19|20)\d{2}))\b",
                       re.IGNORECASE)
 
@@ -399,7 +400,7 @@ def _find_date(s: str):
     return None
 
 
-_MANAGED = re.compile(r"<!--\s*caveat:warnings:start\s*-->(.*?)<!--\s*caveat:warnings:end\s*-->", re.S)
+_MANAGED = compile_re(r"<!--\s*caveat:warnings:start\s*-->(.*?)<!--\s*caveat:warnings:end\s*-->", re.S)
 
 
 def _managed_blocks_are_warnings(doc: Document) -> None:
@@ -463,7 +464,7 @@ def _lines_of(text: str) -> tuple:
     return starts, ends, [text[starts[i]:ends[i]] for i in range(n)]
 
 
-_FM_FIELD_LINE = re.compile(r"^\s*(date|title)\s*[:=]\s*['\"]?(.*?)['\"]?\s*$")
+_FM_FIELD_LINE = compile_re(r"^\s*(date|title)\s*[:=]\s*['\"]?(.*?)['\"]?\s*$")
 
 
 def _front_matter_fields(lines: list, fm: int) -> tuple:
@@ -640,7 +641,7 @@ def _inline_sources(doc: Document):
                 have.add(src.ref)
 
 
-_HAS_DIGIT = re.compile(r"\d")
+_HAS_DIGIT = compile_re(r"\d")
 
 
 def _has_digit_outside_masks(doc, b) -> bool:

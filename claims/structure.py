@@ -17,6 +17,7 @@ from functools import lru_cache
 from ._data import load
 from .entities import guarded
 from .model import ListItem, Reference, Sentence, Setup
+from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ---------------------------------------------------------------- sentences
 
@@ -25,13 +26,13 @@ from .model import ListItem, Reference, Sentence, Setup
 # blank line ends a sentence; a full stop ends one only before a space or the end (not '3.5'),
 # and not after a lone digit (a packed list's '要点： 1. foo 2. bar', a version's 'V3.2.');
 # 'at batch 32. On batch 1 …' and '… using FP16. SGLang …' are two sentences each.
-SENT_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)(?<!(?<![\d,])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
+SENT_END = compile_re(r"[。！？!?；;]|\.(?=\s|$)(?<!(?<![\d,])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
 # A clause ends at a comma, a dash between spaces or a bracket as well as at a sentence end.
-CLAUSE_END = re.compile(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
+CLAUSE_END = compile_re(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 # Words that open a sentence by pointing back at the previous one ('That is 50% better …').
-ANAPHORA = re.compile(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
+ANAPHORA = compile_re(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = compile_re(r"\d")
 _PROSE = ("paragraph", "bullet", "table_cell", "heading", "entry_heading")
 
 
@@ -116,7 +117,7 @@ def _last_line(doc, b) -> int:
 
 # ---------------------------------------------------------------- captions
 
-_CAPTION_AFTER = re.compile(r"^\s*(?:\*\*|_)?(?:Table|Figure|Fig\.|表|图)\s*\d{0,3}\s*[:：.．]", re.IGNORECASE)
+_CAPTION_AFTER = compile_re(r"^\s*(?:\*\*|_)?(?:Table|Figure|Fig\.|表|图)\s*\d{0,3}\s*[:：.．]", re.IGNORECASE)
 
 
 def _paragraph_of(doc, bi) -> list:
@@ -167,13 +168,13 @@ def _captions(doc):
 def _setup_rx():
     d = load("sections.yaml")
     # the searched ones carry a guard on their first characters (entities.guarded: same matches)
-    return (re.compile(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
-            re.compile(d["setup_section"]), re.compile(d["appendix_section"]),
+    return (compile_re(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
+            compile_re(d["setup_section"]), compile_re(d["appendix_section"]),
             guarded(d["setup_intro"], re.IGNORECASE), guarded(d["setup_sentence"], re.IGNORECASE),
             guarded(d["setup_universal"], re.IGNORECASE))
 
 
-_EVALUATION = re.compile(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
+_EVALUATION = compile_re(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
                          r"performance|measurements?)\b|评测|实验|测试|结果|性能|基准")
 
 
@@ -189,7 +190,7 @@ def _evaluation_ancestor(doc, k, clean_title):
     return best
 
 
-_LEADING_TAGS = re.compile(r"^(?:\s*</?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>]{0,200})?>)+\s*")
+_LEADING_TAGS = compile_re(r"^(?:\s*</?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>]{0,200})?>)+\s*")
 
 
 def _setups(doc, clean_title) -> list:
@@ -249,17 +250,17 @@ def _setups(doc, clean_title) -> list:
 # or IGNORECASE, scans several times slower).
 # (the look-behinds are written as Python tests after the match: a pattern that starts with
 # a literal is searched for that literal, one that starts with a look-behind is tried everywhere)
-_HASH = re.compile(r"#(\d{2,7})(?!\d)")
-_LINK = re.compile(r"/(issues|pull|pulls|discussions)/(\d{1,7})(?!\d)")
-_URL_HEAD = re.compile(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,400}$")
-_WORD = re.compile(r"(PRs?|[Pp]ull [Rr]equests?|[Ii]ssues?|ISSUE)\s{0,2}#?(\d{1,7})(?![\d.])")
-_BUILD = re.compile(r"b(\d{4,6})(?:\s{0,2}(?:[-–—~～]|to|至|到)\s{0,2}b?(\d{4,6}))?(?![\w.])")
-_VER = re.compile(r"[vV]\d{1,3}(?:\.\d{1,4}){1,3}(?:[-.](?:rc|post|dev|alpha|beta)\.?\d{0,3})?(?![\w.])")
-_ARXIV_CTX = re.compile(
+_HASH = compile_re(r"#(\d{2,7})(?!\d)")
+_LINK = compile_re(r"/(issues|pull|pulls|discussions)/(\d{1,7})(?!\d)")
+_URL_HEAD = compile_re(r"https?://[^\s<>()\[\]{}\"'，。、；）（`]{1,400}$")
+_WORD = compile_re(r"(PRs?|[Pp]ull [Rr]equests?|[Ii]ssues?|ISSUE)\s{0,2}#?(\d{1,7})(?![\d.])")
+_BUILD = compile_re(r"b(\d{4,6})(?:\s{0,2}(?:[-–—~～]|to|至|到)\s{0,2}b?(\d{4,6}))?(?![\w.])")
+_VER = compile_re(r"[vV]\d{1,3}(?:\.\d{1,4}){1,3}(?:[-.](?:rc|post|dev|alpha|beta)\.?\d{0,3})?(?![\w.])")
+_ARXIV_CTX = compile_re(
     r"(?:\barxiv\s*(?:[:：#]|\s号|\sid)?\s*|arxiv\.org/(?:abs|pdf|html)/)"
     r"(?P<id>\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?!\d|\.\d)", re.IGNORECASE)
-_ARXIV_BARE = re.compile(r"(?<![\w./-])(?P<id>\d{4}\.\d{4,5}|\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?![\w.])")
-_ARXIV_COL = re.compile(r"arxiv", re.IGNORECASE)
+_ARXIV_BARE = compile_re(r"(?<![\w./-])(?P<id>\d{4}\.\d{4,5}|\d{3,5}\.\d{3,6})(?P<ver>v\d+)?(?![\w.])")
+_ARXIV_COL = compile_re(r"arxiv", re.IGNORECASE)
 
 
 def _glued(text, pos, extra) -> bool:
@@ -372,12 +373,12 @@ def _references(doc) -> list:
 
 
 # a title that names the genre: 'Serving weekly — 2026-11-03', '推理 · 日间简报', 'AI 基础设施日报'
-_DIGEST_TITLE = re.compile(r"(?i)\b(?:digest|weekly|daily|newsletter|round-?up|briefing|recap of the week)\b|"
+_DIGEST_TITLE = compile_re(r"(?i)\b(?:digest|weekly|daily|newsletter|round-?up|briefing|recap of the week)\b|"
                            r"日报|周报|简报|月报|速递|汇总|周刊|"
                            # '动态' is news only as the title's last noun ('社区动态', 'vLLM 动态 ·
                            # 2026-10-01'); '动态推测' (dynamic speculation) is a method
                            r"动态(?=\s*(?:$|[|·—:：(（\[【\-]|\d))")
-_CHAPTER = re.compile(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
+_CHAPTER = compile_re(r"^\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[.、．]")
 
 
 def document_kind(doc) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ROOT / "validator" / "kinds"
 REGEX_MODULES = {"re", "regex"}
+CACHED_COMPILES = {"compile_re", "compile_regex"}     # claims/pattern_cache.py
 FENCE_HOME = "claims/markdown.py"
 
 
@@ -39,8 +40,12 @@ def fence_patterns(source: str) -> list:
     """Lines where a regex of ``re``/``regex`` is given a pattern that matches a code fence."""
     out = []
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and isinstance(node.func.value, ast.Name) and node.func.value.id in REGEX_MODULES
+        # re.compile(…), regex.search(…), and the compile of claims/pattern_cache.py (compile_re(…))
+        regex_call = (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                      and node.func.value.id in REGEX_MODULES
+                      or isinstance(node.func, ast.Name) and node.func.id in CACHED_COMPILES) \
+            if isinstance(node, ast.Call) else False
+        if not (regex_call
                 and node.args and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)):
             continue
@@ -73,3 +78,4 @@ def test_the_guards_catch_a_planted_violation():
     assert [w for _, w in raw_text_reads(planted)] == ["imports re", "reads .text of ctx.document"]
     assert fence_patterns("import re\nFENCE = re.compile(r'^ {0,3}(`{3,}|~{3,})')\n") == [2]
     assert fence_patterns("import re\nWORD = re.compile(r'\\w+')\n") == []
+    assert fence_patterns("FENCE = compile_re(r'^ {0,3}(`{3,}|~{3,})')\n") == [1]

@@ -1,0 +1,85 @@
+"""The pattern cache (claims/pattern_cache.py) hands back the patterns the compilers build.
+
+Every pattern compiled while reading the example briefings is rebuilt from the arguments the
+cache keeps and compared with the one its compiler builds: ``re`` patterns compare their code
+with ``==``; ``regex`` patterns compare the arguments they pickle as, and what they find.
+"""
+from __future__ import annotations
+
+import re
+
+import regex
+
+from claims import cache_file, guard_cache, pattern_cache
+from claims.api import analyze
+
+
+def _examples() -> list:
+    texts = []
+    for path in guard_cache.examples():
+        with open(path, encoding="utf-8") as fh:
+            texts.append(fh.read())
+    return texts
+
+
+def test_every_pattern_rebuilt_from_the_cache_is_the_compiled_one():
+    texts = _examples()
+    for text in texts:
+        analyze(text, "x.md")
+    keys = sorted(pattern_cache._used)
+    assert sum(k[0] == "regex" for k in keys) >= 2 and sum(k[0] == "re" for k in keys) >= 20
+    for engine, pattern, flags in keys:
+        if engine == "re":
+            args = pattern_cache._re_arguments(pattern, flags)
+            assert pattern_cache._sre.compile(*args) == re.compile(pattern, flags), pattern[:80]
+        else:
+            fresh = regex.compile(pattern, flags)
+            args = pattern_cache._regex_arguments(fresh)
+            rebuilt = pattern_cache._regex_constructor()(*args)
+            assert pattern_cache._regex_arguments(rebuilt) == args
+            for text in texts[:5]:
+                assert [m.span() for m in rebuilt.finditer(text)] == [m.span() for m in fresh.finditer(text)]
+
+
+def test_a_pattern_goes_through_the_file_and_comes_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAVEAT_CACHE_DIR", str(tmp_path))
+    pattern_cache.reset()
+    try:
+        pattern = r"(?P<n>\d+)\s*(?:ms|s)\b"
+        first = pattern_cache.compile_re(pattern, re.IGNORECASE)
+        fig = pattern_cache.compile_regex(r"(?r)(?:about|around)\s*$", regex.V0)
+        pattern_cache.save()
+        assert pattern_cache.path().startswith(str(tmp_path))
+        pattern_cache.reset()
+        assert pattern_cache._lookup(("re", pattern, int(re.IGNORECASE))) is not None
+        again = pattern_cache.compile_re(pattern, re.IGNORECASE)
+        assert again == first and again.groupindex == {"n": 1}
+        assert pattern_cache.compile_regex(r"(?r)(?:about|around)\s*$", regex.V0).search("at around ").span() \
+            == fig.search("at around ").span()
+        assert not pattern_cache._new      # nothing left to write: both came from the file
+    finally:
+        pattern_cache.reset()
+
+
+def test_a_damaged_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAVEAT_CACHE_DIR", str(tmp_path))
+    pattern_cache.reset()
+    try:
+        with open(pattern_cache.path(), "wb") as fh:
+            fh.write(b"\x00not a cache")
+        assert pattern_cache.compile_re(r"a+b", 0).match("aab").group() == "aab"
+        pattern_cache.save()
+        assert ("re", r"a+b", 0) in cache_file.read(pattern_cache.path())
+    finally:
+        pattern_cache.reset()
+
+
+def test_the_cache_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv("CAVEAT_CACHE_DIR", "off")
+    pattern_cache.reset()
+    try:
+        assert pattern_cache.path() is None
+        assert pattern_cache.compile_re(r"x(y)", 0).match("xy").group(1) == "y"
+        assert not pattern_cache._new
+    finally:
+        pattern_cache.reset()
