@@ -787,8 +787,11 @@ def find_derivations(doc, claims, window: int = 160) -> list:
                               operands=(claims[pr.left], claims[pr.right])))
     out.sort(key=lambda d: (d.operands[0].start if d.operands else 0))
     by_block = claims_by_block(claims)
-    out += (_tables.ratio_columns(doc, by_block) + _tables.change_columns(doc, by_block)
-            + _tables.row_totals(doc, by_block))
+    ratios = _tables.ratio_columns(doc, by_block)
+    stated_cells = {d.stated.start for d in ratios if d.stated is not None}
+    out += (ratios + [d for d in _tables.baseline_row_ratios(doc, by_block)
+                      if d.stated is not None and d.stated.start not in stated_cells]
+            + _tables.change_columns(doc, by_block) + _tables.row_totals(doc, by_block))
     taken = [c for d in out for c in (d.stated, *d.operands) if c is not None]
     out += _tables.table_leads(doc, claims, by_block, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}

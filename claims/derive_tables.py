@@ -161,6 +161,48 @@ def ratio_columns(doc, by_block) -> list:
     return out
 
 
+# the baseline row of a speedup column: '1.0×', '1x', '1.00 倍', '基线', 'baseline'
+_UNIT_RATIO = compile_re(r"\s*(?:\*\*)?\s*(?:1(?:\.0{1,3})?\s*(?:×|x|X|倍)|基线|baseline|Baseline)\s*(?:\*\*)?\s*")
+_MEASURED = ("latency", "duration", "throughput")
+
+
+def baseline_row_ratios(doc, by_block) -> list:
+    """Rows of tables whose speedup column reads against one baseline row ('| π0.5 | 45.8 ms
+    | 1.0× |' then '| FlashVLA | 22.1 ms | 2.43× |'): each stated speedup of at least 1 must be
+    the larger over the smaller of its row's measurement and the baseline row's, in the one
+    measurement column of the table (a table with several is left alone: which one the
+    speedup is of cannot be told)."""
+    out = []
+    heads = _words()["ratio_head"]
+    for t in doc.tables:
+        cols = [c.column for c in t.header if c.column >= 1 and any(w in c.text.lower() for w in heads)]
+        if len(cols) != 1 or len(t.rows) < 2:
+            continue
+        k = cols[0]
+        grid = [{c.column: c for c in row.cells} for row in t.rows]
+        base = [i for i, cells in enumerate(grid) if cells.get(k) is not None and _UNIT_RATIO.fullmatch(cells[k].text)]
+        if len(base) != 1:
+            continue
+        base_cells = grid[base[0]]
+        measured = [j for j, cell in base_cells.items() if j != k and
+                    (f := cell_figure(doc, cell, by_block)) is not None and f.kind in _MEASURED]
+        if len(measured) != 1:
+            continue
+        m = measured[0]
+        fb = cell_figure(doc, base_cells[m], by_block)
+        for i, cells in enumerate(grid):
+            z, a = cells.get(k), cells.get(m)
+            if i == base[0] or z is None or a is None or not _CELL_RATIO.fullmatch(z.text):
+                continue
+            fz, fa = cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block)
+            if fz is None or fa is None or fz.kind != "ratio" or fz.value is None or fz.value < 1:
+                continue        # a slowdown written below 1× reads the other way round
+            if not _same_dim(fa, fb) or not fa.value or not fb.value:
+                continue
+            out.append(Derivation(form="ratio_column", stated=fz, operands=(fb, fa)))
+    return out
+
+
 _HEAD_WORD = compile_re(r"[A-Za-z][A-Za-z0-9]+|[\u4e00-\u9fff]{2,}")
 
 

@@ -253,8 +253,8 @@ def _tables():
         r"(?:\s{0,3}(?:" + ci_alternation(["sxm"]) + r"\d?|" + ci_alternation(["pcie"]) + "|"
         + ci_alternation(["nvl"]) + r"\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}" + _ci("g") + "(?:" + _ci("i")
         + "?" + _ci("b") + r")?)?"
-        # '5090%' is a percent, not an RTX 5090
-        + r"(?![%s0-9_%%％]|\s?(?:%%|％))" % _LETTER)
+        # '5090%' is a percent and '3090 tok/s' a throughput, not an RTX 5090 or 3090
+        + r"(?![%s0-9_%%％]|\s?(?:%%|％|(?:tok(?:en)?s?|req(?:uest)?s?|samples?|images?)\s?/\s?s|ms(?![A-Za-z])))" % _LETTER)
     model_rx = guarded(r"(?<![A-Za-z0-9_])(?:" + "|".join("(?:%s)" % p for p in data.get("models") or []) + r")(?![A-Za-z0-9_])",
                           re.IGNORECASE)
     return sys_alias, sys_rx, hw_alias, hw_rx, model_rx

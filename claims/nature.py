@@ -199,7 +199,7 @@ def _test_level(ctx, a, c):
 def _test_setting(ctx, a, c):
     # the limit word governs the figure: written right before or right after it
     # ('timeout of 30 s', '每隔 5 秒', '60 RPM per key'), not anywhere in its sentence
-    return bool(ctx["rx"]["setting"].search(a.near(14, 12)))
+    return bool(ctx["rx"]["setting"].search(a.near(14, 12)) or ctx["rx"]["service_level"].search(a.near(40, 0)))
 
 
 def _test_ui(ctx, a, c):
