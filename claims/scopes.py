@@ -429,7 +429,11 @@ class Scopes:
             out.append(("bullet", self.item(c.block)))
             out.append(("list", self.intro(c.block)))
         if self.elsewhere(c, b, sent):
-            # a figure from another experiment (a quick test, a cited paper) keeps its own words only
+            # a figure from another experiment (a quick test, a cited paper) keeps its own words
+            # only; a quick test told of in a post about one model ran that model (a cited
+            # paper did not)
+            if self.post and self._told_elsewhere(sent) and not self._cited_paper(c, b, sent):
+                out.append(("document", [x for x in self.document() if x.kind == "model"]))
             return out
         if b.entry is not None:
             out.append(("entry", self.entry(b.entry)))
@@ -453,12 +457,19 @@ class Scopes:
         sentence or the one before it, or the line right before its block, links an arXiv or
         conference paper; a paper linked earlier in a long paragraph is what a method comes
         from, not where the figure does)?"""
+        return self._told_elsewhere(sent) or self._cited_paper(c, b, sent)
+
+    def _told_elsewhere(self, sent) -> bool:
+        """The figure's sentence says it comes from another experiment ('初步实验', 'a quick test')."""
         key = ("elsewhere", sent)
         told = self._memo.get(key)      # the figures of one sentence share its words
         if told is None:
             told = self._memo[key] = bool(_rx()[4].search(self.doc.text, sent[0], sent[1]))
-        if told:
-            return True
+        return told
+
+    def _cited_paper(self, c, b, sent) -> bool:
+        """The figure quotes a cited paper (its sentence or the one before it, or the line right
+        before its block, links an arXiv or conference paper)."""
         if self._cites_paper(c.block) and self._cites_paper_near(b, sent):
             return True
         prev = c.block - 1
