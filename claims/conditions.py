@@ -16,6 +16,7 @@ from ._data import load
 from .entities import Covered, SpanIndex, find_entities, guarded, matches_in_spans
 from .model import Mention
 from .pattern_cache import compile_re  # compiled once per machine, not per process
+from .prefilter import patterns_for  # a facet the text cannot name is not scanned for
 
 # precompiled: _value runs for every facet mention
 _SPACES = compile_re(r"\s+")
@@ -54,7 +55,7 @@ def find_conditions(text: str, start: int = 0, end=None, entities=None) -> list:
     end = len(text) if end is None else end
     if entities is None:
         entities = find_entities(text, start, end, kinds=("hardware", "model"))
-    rxs, _ = _facets()
+    rxs = patterns_for(text, _facets()[0])
     return _conditions(entities, (m for rx in rxs for m in rx.finditer(text, start, end)))
 
 
@@ -62,7 +63,7 @@ def find_conditions_in_spans(text: str, spans, entities) -> list:
     """``[find_conditions(text, s, e, ents) for (s, e), ents in zip(spans, entities)]`` for
     sorted, disjoint spans, each facet pattern scanned once over the text (see
     ``entities.matches_in_spans``; a span it cannot answer for is read alone)."""
-    rxs, _ = _facets()
+    rxs = patterns_for(text, _facets()[0])
     index = SpanIndex(text, spans)
     per: dict = {}
     alone = set()

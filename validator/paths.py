@@ -182,15 +182,22 @@ class Scope:
 def markdown_files(root, scope: Optional[Scope] = None) -> list:
     """Every Markdown file under ``root`` (a file counts as itself) that is in ``scope``
     (every one when None); paths keep the root as the caller wrote it."""
+    return [p for p, _ in markdown_entries(root, scope)]
+
+
+def markdown_entries(root, scope: Optional[Scope] = None) -> list:
+    """``markdown_files`` as (path, is a symlink) pairs: whether the path is a link comes
+    with the listing (None when not listed: ``root`` itself, an unlistable folder)."""
+    from .dirwalk import file_or_link, is_link, walk   # the listing's file types: no stat per file
     root = str(root)
     if os.path.isfile(root):
-        return [root]
+        return [(root, None)]
     out, seen_dirs = [], set()
 
     def unlistable(err):
-        out.append(err.filename)
+        out.append((err.filename, None))
 
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=unlistable):
+    for dirpath, dirnames, entries in walk(root, onerror=unlistable):
         real = os.path.realpath(dirpath)
         if real in seen_dirs:          # a symlink back up the tree: already walked
             dirnames[:] = []
@@ -200,15 +207,16 @@ def markdown_files(root, scope: Optional[Scope] = None) -> list:
         if scope is not None:
             keep = [d for d in keep if scope.excluded(os.path.join(dirpath, d), True, root) is None]
         dirnames[:] = keep
-        for name in sorted(filenames):
+        for name in sorted(entries):
             if is_markdown(name):
                 p = os.path.join(dirpath, name)
                 if scope is not None and scope.excluded(p, False, root) is not None:
                     continue
                 # a looping or dangling link is kept: reading it reports it, instead of the
                 # corpus silently missing a file
-                if os.path.isfile(p) or os.path.islink(p):
-                    out.append(p)
+                entry = entries[name]
+                if file_or_link(entry):
+                    out.append((p, is_link(entry)))
     return out
 
 
