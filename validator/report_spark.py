@@ -44,6 +44,10 @@ def session(master=None):
     # the one spark-submit was given
     if master is not None or not os.environ.get("PYSPARK_GATEWAY_PORT"):
         b = b.master(master or "local[*]")
+    # local mode runs the job in the driver's JVM, whose heap Spark sets to 1g unless told:
+    # a corpus of a million figures needs more (CAVEAT_SPARK_DRIVER_MEMORY, e.g. '4g')
+    if os.environ.get("CAVEAT_SPARK_DRIVER_MEMORY"):
+        b = b.config("spark.driver.memory", os.environ["CAVEAT_SPARK_DRIVER_MEMORY"])
     b = (b.config("spark.ui.enabled", "false")
           .config("spark.ui.showConsoleProgress", "false")
           .config("spark.sql.shuffle.partitions", os.environ.get("CAVEAT_SPARK_PARTITIONS", "4"))
