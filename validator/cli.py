@@ -491,6 +491,15 @@ def entry():
         print(code, file=sys.stderr)
         code = 1
     code = 0 if code is None else int(code)
+    # what start-up compiled and parsed for the next process (claims/pattern_cache.py,
+    # data_cache.py) is written at exit by atexit, which os._exit skips
+    for name in ("claims.pattern_cache", "claims.data_cache"):
+        cache = sys.modules.get(name)
+        if cache is not None:
+            try:
+                cache.save()
+            except Exception:       # a cache that cannot be written only means nothing is kept
+                pass
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
