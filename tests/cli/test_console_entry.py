@@ -68,3 +68,14 @@ def test_ctrl_c_inside_a_finalizer_is_raised_again_after_it():
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 0      # the interrupt comes back shortly
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def test_the_hard_exit_still_keeps_the_start_up_caches_for_the_next_run(tmp_path):
+    # atexit, where the caches of compiled patterns and parsed vocabularies are written, does
+    # not run under os._exit: a machine that only ever ran `caveat` would compile every time
+    import os
+    env = dict(os.environ, CAVEAT_CACHE_DIR=str(tmp_path / "cache"))
+    p = run("check", "--fail-on", "never", CORPUS / "briefings", env=env)
+    assert p.returncode == 0, p.stderr
+    kept = sorted(f.name.split("-")[0] for f in (tmp_path / "cache").iterdir())
+    assert kept == ["patterns", "vocabularies"]
