@@ -498,7 +498,9 @@ def entry():
         if cache is not None:
             try:
                 cache.save()
-            except Exception:       # a cache that cannot be written only means nothing is kept
+            except (Exception, KeyboardInterrupt):
+                # a cache that cannot be written, or an interrupt once the command is done,
+                # only means nothing is kept (the file is replaced atomically or not at all)
                 pass
     for stream in (sys.stdout, sys.stderr):
         try:
