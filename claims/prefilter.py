@@ -32,6 +32,11 @@ except ImportError:                     # pragma: no cover - Python 3.10
     import sre_constants as _sc
     import sre_parse as _sp
 
+# the repeat opcodes of this Python's compiler (3.10 has no possessive repeats)
+_REPEATS = tuple(getattr(_sc, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_sc, n))
+# the atomic group opcode, where the compiler has one (3.11+); None never equals an opcode
+_ATOMIC = getattr(_sc, "ATOMIC_GROUP", None)
+
 # characters re.IGNORECASE matches with an ASCII letter whose lower case is not that letter
 _FOLDS_ONTO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
 _MAX_EXACT = 32         # alternatives kept while spelling out a short literal run
@@ -71,7 +76,7 @@ def _exact(seq) -> set:
             alts = _exact(av[3])
         elif op is _sc.BRANCH:
             alts = set().union(*(_exact(alt) for alt in av[1]))
-        elif op in (_sc.MAX_REPEAT, _sc.MIN_REPEAT, _sc.POSSESSIVE_REPEAT) and av[1] <= 2:
+        elif op in _REPEATS and av[1] <= 2:
             one = _exact(av[2])
             alts = {""} if av[0] == 0 else set()
             if av[1] >= 1:
@@ -120,13 +125,13 @@ def _need(seq):
         op, av = item
         if op is _sc.SUBPATTERN:
             offer(_need(av[3]))
-        elif op is _sc.ATOMIC_GROUP:
+        elif op is _ATOMIC:
             offer(_need(av))
         elif op is _sc.BRANCH:
             parts = [_need(alt) for alt in av[1]]
             if all(parts):
                 offer(set().union(*parts))
-        elif op in (_sc.MAX_REPEAT, _sc.MIN_REPEAT, _sc.POSSESSIVE_REPEAT) and av[0] >= 1:
+        elif op in _REPEATS and av[0] >= 1:
             offer(_need(av[2]))
     offer(run)
     return best
