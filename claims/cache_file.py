@@ -10,9 +10,11 @@ cache off (all is computed as it would be without them).
 """
 from __future__ import annotations
 
+import atexit
 import marshal
 import os
 import tempfile
+import threading
 import zlib
 
 
@@ -54,3 +56,57 @@ def write(file, table: dict) -> None:
             raise
     except Exception:
         pass
+
+
+class Pending:
+    """One cache file as a process sees it: the table read on first use, the entries this
+    process adds, and the write that merges them into the file as it is then (another process
+    may have written meanwhile).  ``save`` runs at exit (atexit, and the console script calls
+    it before its hard exit: validator/cli.py)."""
+
+    def __init__(self, path, merge=None):
+        self._path = path               # () -> the file, or None when caching is off
+        self._merge = merge             # (on_disk, new) -> the table to write; default: on_disk | new
+        self._lock = threading.Lock()
+        self._table = None
+        self.new: dict = {}             # cleared in place, never replaced
+        self._registered = False
+
+    def get(self, key):
+        """The entry for ``key`` in the file, or None (the file is read once)."""
+        if self._table is None:
+            with self._lock:
+                if self._table is None:
+                    file = self._path()
+                    self._table = read(file) if file else {}
+        return self._table.get(key)
+
+    def add(self, key, value) -> None:
+        with self._lock:
+            self.new[key] = value
+            if not self._registered:
+                atexit.register(self.save)
+                self._registered = True
+
+    def save(self) -> None:
+        """Write the file: what it holds now, updated with this process's entries (the
+        ``merge`` given at construction decides what else is kept)."""
+        file = self._path()
+        with self._lock:
+            if not file or not self.new:
+                return
+            new = dict(self.new)
+            self.new.clear()
+        on_disk = read(file)
+        if self._merge is None:
+            on_disk.update(new)
+            table = on_disk
+        else:
+            table = self._merge(on_disk, new)
+        write(file, table)
+
+    def reset(self) -> None:
+        """Forget the table read and the entries added (for tests, which move the folder)."""
+        with self._lock:
+            self._table = None
+            self.new.clear()

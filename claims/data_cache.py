@@ -11,20 +11,14 @@ it is written: claims/cache_file.py (``CAVEAT_CACHE_DIR=off`` turns this off).
 """
 from __future__ import annotations
 
-import atexit
 import hashlib
 import marshal
 import os
 import sys
-import threading
 
 from . import cache_file
 
 _FORMAT = 1
-_lock = threading.Lock()
-_table = None           # (name, sha1 of the bytes) -> parsed data
-_new: dict = {}
-_registered = False
 
 
 def path():
@@ -34,18 +28,29 @@ def path():
     return None if folder is None else os.path.join(folder, name)
 
 
-def load(name: str, raw: bytes, parse):
+def _replacing(on_disk: dict, new: dict) -> dict:
+    """The file's entries and this process's, but an edited vocabulary's older versions
+    dropped (names loaded with ``one_version``)."""
+    replaced = {name for name, _ in new if name in _one_version}
+    table = {k: v for k, v in on_disk.items() if k[0] not in replaced}
+    table.update(new)
+    return table
+
+
+_store = cache_file.Pending(path, _replacing)   # (name, sha1 of the bytes) -> parsed data, marshalled
+_new = _store.new
+_one_version: set = set()   # names whose new entry replaces the file's older ones
+
+
+def load(name: str, raw: bytes, parse, one_version: bool = True):
     """``parse(raw)``, or what it returned for these same bytes in an earlier process.
-    The caller gets its own copy either way (marshal builds a new object per load)."""
-    global _table, _registered
-    file = path()
-    if file is None:
+    The caller gets its own copy either way (marshal builds a new object per load).
+    ``one_version``: ``name`` is a file, whose older contents are dropped when these are kept
+    (a name that keys many entries, as claims/prefilter.py's, passes False)."""
+    if path() is None:
         return parse(raw)
     key = (name, hashlib.sha1(raw).hexdigest())
-    with _lock:
-        if _table is None:
-            _table = cache_file.read(file)
-    kept = _table.get(key)
+    kept = _store.get(key)
     if kept is not None:
         try:
             return marshal.loads(kept)
@@ -55,11 +60,9 @@ def load(name: str, raw: bytes, parse):
     try:
         kept = marshal.dumps(data)
         if marshal.loads(kept) == data:       # only what marshal gives back unchanged
-            with _lock:
-                _new[key] = kept
-                if not _registered:
-                    atexit.register(save)
-                    _registered = True
+            if one_version:
+                _one_version.add(name)
+            _store.add(key, kept)
     except Exception:
         pass
     return data
@@ -68,21 +71,10 @@ def load(name: str, raw: bytes, parse):
 def reset() -> None:
     """Forget the table read from the file (for tests, which point ``CAVEAT_CACHE_DIR``
     elsewhere)."""
-    global _table
-    with _lock:
-        _table = None
-        _new.clear()
+    _store.reset()
 
 
 def save() -> None:
     """Add the vocabularies parsed in this process to the file; entries of an older version of
     a vocabulary are dropped."""
-    file = path()
-    with _lock:
-        if not file or not _new:
-            return
-        new = dict(_new)
-        _new.clear()
-    table = {k: v for k, v in cache_file.read(file).items() if k[0] not in {n for n, _ in new}}
-    table.update(new)
-    cache_file.write(file, table)
+    _store.save()

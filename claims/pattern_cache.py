@@ -25,13 +25,11 @@ compile and compares.
 """
 from __future__ import annotations
 
-import atexit
 import copyreg
 import hashlib
 import os
 import re
 import sys
-import threading
 
 import regex
 
@@ -52,24 +50,33 @@ _FORMAT = 1
 MAX_BUILT = 2048
 _built: dict = {}
 
-_lock = threading.Lock()
-_table = None           # (engine, pattern, flags) -> constructor arguments, once loaded
-_new: dict = {}         # what this process compiled that the file lacked
 _used: set = set()      # keys this process asked for (kept when the file is trimmed)
-_registered = False
+
+
+def _trimmed(on_disk: dict, new: dict) -> dict:
+    """The file's entries and this process's; past MAX_ENTRIES only this process's patterns."""
+    on_disk.update(new)
+    if len(on_disk) > MAX_ENTRIES:
+        return {k: v for k, v in on_disk.items() if k in _used or k in new}
+    return on_disk
+
+
+
+
+def _once(key, build):
+    """The pattern built in this process for ``key``, else ``build(key)`` (a pattern compiled
+    inside a function is asked for again and again: like re.compile's own cache)."""
+    got = _built.get(key)
+    if got is None:
+        got = _built[key] = build(key)
+        if len(_built) > MAX_BUILT:
+            _built.clear()
+    return got
 
 
 def compile_re(pattern: str, flags: int = 0) -> re.Pattern:
     """``re.compile(pattern, flags)``, from the cache when the pattern was compiled before."""
-    key = ("re", pattern, int(flags))
-    # a pattern compiled inside a function is asked for again and again: like re.compile's
-    # own cache, hand back the pattern already built in this process
-    got = _built.get(key)
-    if got is None:
-        got = _built[key] = _compile_re(key)
-        if len(_built) > MAX_BUILT:
-            _built.clear()
-    return got
+    return _once(("re", pattern, int(flags)), _compile_re)
 
 
 def _compile_re(key) -> re.Pattern:
@@ -93,13 +100,7 @@ def _compile_re(key) -> re.Pattern:
 
 def compile_regex(pattern: str, flags: int = 0) -> regex.Pattern:
     """``regex.compile(pattern, flags)``, from the cache when the pattern was compiled before."""
-    key = ("regex", pattern, int(flags))
-    got = _built.get(key)
-    if got is None:
-        got = _built[key] = _compile_regex(key)
-        if len(_built) > MAX_BUILT:
-            _built.clear()
-    return got
+    return _once(("regex", pattern, int(flags)), _compile_regex)
 
 
 def _compile_regex(key) -> regex.Pattern:
@@ -185,48 +186,29 @@ def path():
     return os.path.join(folder, "patterns-%s-%s.marshal" % (sys.implementation.cache_tag, tag))
 
 
+# the file's table and what this process compiled that it lacked
+_store = cache_file.Pending(path, _trimmed)
+_new = _store.new
+
+
 def reset() -> None:
     """Forget the table read from the file and what this process compiled (for tests, which
     point ``CAVEAT_CACHE_DIR`` elsewhere)."""
-    global _table
-    with _lock:
-        _table = None
-        _new.clear()
-        _used.clear()
-        _built.clear()
+    _store.reset()
+    _used.clear()
+    _built.clear()
 
 
 def _lookup(key):
-    global _table
-    if _table is None:
-        with _lock:
-            if _table is None:
-                file = path()
-                _table = cache_file.read(file) if file else {}
     _used.add(key)
-    return _table.get(key)
+    return _store.get(key)
 
 
 def _remember(key, args) -> None:
-    global _registered
-    with _lock:
-        _new[key] = args
-        if not _registered:
-            atexit.register(save)
-            _registered = True
+    _store.add(key, args)
 
 
 def save() -> None:
     """Add the patterns compiled in this process to the file (merged with what another process
     may have written meanwhile)."""
-    file = path()
-    with _lock:
-        if not file or not _new:
-            return
-        new = dict(_new)
-        _new.clear()
-    table = cache_file.read(file)
-    table.update(new)
-    if len(table) > MAX_ENTRIES:
-        table = {k: v for k, v in table.items() if k in _used or k in new}
-    cache_file.write(file, table)
+    _store.save()

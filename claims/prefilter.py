@@ -156,7 +156,9 @@ def required(pattern: str, flags: int = 0):
         except (re.error, TypeError, ValueError, RecursionError, OverflowError):
             got = None
         return [_FORMAT, _shortest(got) if got else None]
-    kept = data_cache.load("prefilter-%d" % _FORMAT, f"{int(flags)}\0{pattern}".encode("utf-8"), parse)
+    # one name keys every pattern's entry: a new one must not drop the others
+    kept = data_cache.load("prefilter-%d" % _FORMAT, f"{int(flags)}\0{pattern}".encode("utf-8"), parse,
+                           one_version=False)
     return kept[1]
 
 

@@ -48,3 +48,18 @@ def test_data_marshal_cannot_keep_is_parsed_every_time(tmp_path, monkeypatch):
         assert not data_cache._new
     finally:
         data_cache.reset()
+
+
+def test_entries_of_one_name_that_are_not_versions_of_a_file_are_all_kept(tmp_path, monkeypatch):
+    # claims/prefilter.py keys every pattern's literals under one name: a process that adds
+    # one must not drop what earlier processes kept
+    monkeypatch.setenv("CAVEAT_CACHE_DIR", str(tmp_path))
+    data_cache.reset()
+    try:
+        for raw in (b"a: 1\n", b"a: 2\n"):
+            data_cache.load("many", raw, _data._parse, one_version=False)
+            data_cache.save()
+            data_cache.reset()
+        assert len(cache_file.read(data_cache.path())) == 2
+    finally:
+        data_cache.reset()
