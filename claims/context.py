@@ -269,7 +269,10 @@ def _column_header(doc, b):
     t = doc.tables[b.table]
     out = []
     if b.cell:
-        row = next((r for r in t.rows if r.index == b.row), None)
+        # data rows are numbered from 1 in order; a scan only if that ever does not hold
+        k = b.row - 1
+        row = t.rows[k] if 0 <= k < len(t.rows) and t.rows[k].index == b.row else \
+            next((r for r in t.rows if r.index == b.row), None)
         first = row.cells[0] if row is not None and row.cells else None
         if first is not None and first.column == 0:
             out.append(first)

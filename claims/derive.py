@@ -45,7 +45,7 @@ from typing import Optional
 
 from . import derive_tables as _tables
 from .derive_vocab import Vocabulary, vocabulary, word_in as _word_in
-from .derive_tables import bare_figure, claims_by_block
+from .derive_tables import MEASURED_KINDS, bare_figure, claims_by_block
 from .entities import find_entities
 from .model import Derivation
 from .structure import ANAPHORA, SENT_END
@@ -260,15 +260,13 @@ def _pairs(doc, claims, v: Vocabulary) -> list:
     return out
 
 
-# the kinds of measurement a speedup is the quotient of
-_MEASURED = ("latency", "duration", "throughput")
 
 
 def _speedup_after_pair(text, a, b, g, v: Vocabulary) -> bool:
     """Figures a and b measure one quantity in two states (same kind, unit and metric,
     different values) and g, right after b in the same sentence, is the multiple the
     sentence states between them (a speedup or lead word next to it)."""
-    if a.block != b.block or b.block != g.block or g.kind != "ratio" or a.kind not in _MEASURED:
+    if a.block != b.block or b.block != g.block or g.kind != "ratio" or a.kind not in MEASURED_KINDS:
         return False
     if not _same_scale(a, b) or a.value is None or b.value is None or a.value == b.value:
         return False

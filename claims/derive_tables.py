@@ -163,7 +163,8 @@ def ratio_columns(doc, by_block) -> list:
 
 # the baseline row of a speedup column: '1.0×', '1x', '1.00 倍', '基线', 'baseline'
 _UNIT_RATIO = compile_re(r"\s*(?:\*\*)?\s*(?:1(?:\.0{1,3})?\s*(?:×|x|X|倍)|基线|baseline|Baseline)\s*(?:\*\*)?\s*")
-_MEASURED = ("latency", "duration", "throughput")
+# the kinds of measurement a speedup is the quotient of (a table's baseline row, a sentence's pair)
+MEASURED_KINDS = ("latency", "duration", "throughput")
 
 
 def baseline_row_ratios(doc, by_block) -> list:
@@ -185,7 +186,7 @@ def baseline_row_ratios(doc, by_block) -> list:
             continue
         base_cells = grid[base[0]]
         measured = [j for j, cell in base_cells.items() if j != k and
-                    (f := cell_figure(doc, cell, by_block)) is not None and f.kind in _MEASURED]
+                    (f := cell_figure(doc, cell, by_block)) is not None and f.kind in MEASURED_KINDS]
         if len(measured) != 1:
             continue
         m = measured[0]
