@@ -48,6 +48,14 @@ _DURABLE_DEPRECATION = r"datetime\.datetime\.utcfromtimestamp\(\) is deprecated"
 try:
     from durable import engine as _de
     _DURABLE_PROBLEM = None
+    # durable_rules logs every exception in an action's bookkeeping (logger.exception, a
+    # full traceback) before handing it back, and with no handler configured logging's
+    # last resort prints that to stderr: a Ctrl-C landing there showed a traceback above
+    # "caveat: interrupted". Every such failure reaches us (raised, or as the state's
+    # "exception") and is reported in one line, so the library's own log goes nowhere.
+    import logging as _logging
+    _logging.getLogger("durable").addHandler(_logging.NullHandler())
+    _logging.getLogger("durable").propagate = False
 except ImportError as _exc:   # not installed, or built against a C API this Python lacks
     _de = None
     _DURABLE_PROBLEM = " ".join(str(_exc).split())[:200] or type(_exc).__name__

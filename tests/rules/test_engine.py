@@ -3,6 +3,7 @@ one process, every action that should run ran, and engine failures are errors; t
 same checks of facts and the same results from caveat's own evaluator."""
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -106,6 +107,45 @@ def test_handler_failure_is_an_error_not_swallowed(monkeypatch, durable):
     monkeypatch.setattr(engine._Session, "fired", boom)
     with pytest.raises(EngineError, match="handler exploded"):
         run(facts(3))
+
+
+_INTERRUPT_IN_LIBRARY = """
+import json, sys
+from validator import engine
+sys.path.insert(0, "tests/rules")
+import test_engine as t
+
+class Interrupting:
+    def __getattr__(self, name):
+        return getattr(json, name)
+
+    @staticmethod
+    def dumps(*args, **kwargs):
+        if sys._getframe(1).f_code.co_name == "action_callback":
+            raise KeyboardInterrupt
+        return json.dumps(*args, **kwargs)
+
+engine._de.json = Interrupting()
+try:
+    t.run(t.facts(3))
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+def test_interrupt_inside_the_library_is_an_interrupt_and_prints_nothing(durable):
+    """Ctrl-C landing in durable_rules' own bookkeeping of an action (its json.dumps of the
+    state): the run stops as interrupted, and no library traceback reaches stderr. In a
+    process of its own: pytest's log capture would hide what logging prints there."""
+    import pathlib
+    import subprocess
+    import sys
+    root = pathlib.Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", _INTERRUPT_IN_LIBRARY], cwd=root,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "CAVEAT_ENGINE": "durable_rules"})
+    assert proc.returncode == 130, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr, proc.stderr
 
 
 def test_fact_id_collision_is_reported(monkeypatch, durable):
