@@ -31,7 +31,7 @@ def vocab():
         "zh_not_before": compile_re(d["zh_not_before"]),
         "en": compile_re(r"(?P<n>[%s](?:%s))\b(?P<mods>(?:[ \t-]+[A-Za-z][\w-]*){0,2}?)[ \t]+(?P<noun>[A-Za-z][\w-]*[a-z]s|[A-Z]{2,5}s)\b"
                          % ("".join(sorted({w[0] + w[0].upper() for w in d["en_numbers"]})),
-                            "|".join(sorted({w[1:] for w in d["en_numbers"]}, key=len, reverse=True)))),
+                            "|".join(sorted({w[1:] for w in d["en_numbers"]}, key=lambda w: (-len(w), w))))),
         "en_numbers": set(d["en_numbers"]),
         "en_not_nouns": set(d["en_not_nouns"]),
         "en_not_mods": set(d["en_not_modifiers"]),

@@ -11,7 +11,7 @@ from .pattern_cache import compile_re  # compiled once per machine, not per proc
 
 
 def _alternation(words) -> str:
-    return "|".join(re.escape(w) for w in sorted({w for w in words if w}, key=len, reverse=True))
+    return "|".join(re.escape(w) for w in sorted({w for w in words if w}, key=lambda w: (-len(w), w)))
 
 
 class Vocabulary:

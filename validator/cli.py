@@ -470,6 +470,21 @@ def _on_sigint(signum, frame):
     raise KeyboardInterrupt
 
 
+_HELD = {getattr(signal, "SIGINT", None), getattr(signal, "SIGALRM", None)} - {None}
+
+
+def _hold_interrupts():
+    """Once the command is over, Ctrl-C (and a deferred one) is held by the OS, not raised:
+    raised among the cache saves and flushes below it escaped as a traceback, or was
+    swallowed by them and the run exited 0. ``_interrupt_pending`` tells if one came."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+
+
+def _interrupt_pending() -> bool:
+    return hasattr(signal, "sigpending") and bool(_HELD & signal.sigpending())
+
+
 def entry():
     """The ``caveat`` console script: run the command, then leave without tearing down the
     heap. A many-file run holds hundreds of thousands of small objects (every analysis);
@@ -480,8 +495,11 @@ def entry():
         signal.signal(signal.SIGINT, _on_sigint)
         signal.signal(signal.SIGALRM, _on_sigint)     # the deferred interrupt
     try:
-        main()
-        code = 0
+        try:
+            main()
+            code = 0
+        finally:
+            _hold_interrupts()
     except SystemExit as e:
         code = e.code
     except KeyboardInterrupt:       # outside a command (start-up, or a deferred interrupt)
@@ -498,10 +516,13 @@ def entry():
         if cache is not None:
             try:
                 cache.save()
-            except (Exception, KeyboardInterrupt):
-                # a cache that cannot be written, or an interrupt once the command is done,
-                # only means nothing is kept (the file is replaced atomically or not at all)
-                pass
+            except Exception:   # noqa: BLE001 - a cache that cannot be written only means
+                pass            # nothing is kept (the file is replaced atomically or not at all)
+    if code != 130 and _interrupt_pending():
+        # Ctrl-C once the command was done: its output and files are complete, but the
+        # user asked to stop, and a hook or script must see that
+        print("caveat: interrupted", file=sys.stderr)
+        code = 130
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -83,3 +83,25 @@ def test_the_cache_can_be_turned_off(monkeypatch):
         assert not pattern_cache._new
     finally:
         pattern_cache.reset()
+
+
+def test_a_second_process_compiles_nothing_new(tmp_path):
+    """Patterns built from vocabulary sets must come out the same in every process: with the
+    alternatives of one length in set order (which PYTHONHASHSEED changes) each run compiled
+    and wrote a few 'new' patterns, and the file grew by them until it was trimmed."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "CAVEAT_CACHE_DIR": str(tmp_path)}
+    env.pop("CAVEAT_ENGINE", None)
+
+    def run(seed):
+        proc = subprocess.run([sys.executable, "-m", "validator.cli", "check", "--format", "json",
+                               *guard_cache.examples()], env={**env, "PYTHONHASHSEED": seed},
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode in (0, 1), proc.stderr[-2000:]
+        files = sorted(tmp_path.glob("patterns-*.marshal"))
+        assert len(files) == 1
+        return files[0].read_bytes()
+    first = run("1")
+    assert run("2") == first and run("3") == first

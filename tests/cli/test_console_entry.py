@@ -79,3 +79,26 @@ def test_the_hard_exit_still_keeps_the_start_up_caches_for_the_next_run(tmp_path
     assert p.returncode == 0, p.stderr
     kept = sorted(f.name.split("-")[0] for f in (tmp_path / "cache").iterdir())
     assert kept == ["patterns", "vocabularies"]
+
+
+def test_ctrl_c_once_the_command_is_done_exits_130_in_one_line(tmp_path):
+    # the interrupt lands while the console script writes the start-up caches, after the
+    # command's output: it escaped as a traceback, or was swallowed and the run exited 0
+    import os
+    script = ("import os, signal, sys; sys.argv[0] = 'caveat'\n"
+              "from claims import pattern_cache\n"
+              "from validator import cli\n"
+              "real = pattern_cache.save\n"
+              "def save():\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n"
+              "    real()\n"
+              "pattern_cache.save = save\n"
+              "cli.entry()\n")
+    env = dict(os.environ, CAVEAT_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.run([sys.executable, "-c", script, "check", "--format", "json", "--fail-on",
+                        "never", CORPUS / "briefings"], capture_output=True, text=True, cwd=REPO,
+                       timeout=120, env=env,
+                       preexec_fn=lambda: __import__("signal").signal(2, __import__("signal").SIG_DFL))
+    assert p.returncode == 130, p.stderr
+    assert p.stderr.strip() == "caveat: interrupted", p.stderr
+    assert json.loads(p.stdout)["findings"]        # the command's output is whole
