@@ -485,6 +485,13 @@ class _Prose:
         b = claims[bi]
         if b.kind not in OPERAND_KINDS or _BREAK.search(self.between(bi, zi).replace(" - ", " ")):
             return None
+        # 'ITL 6.0 vs 7.1 ms (−15%)': A is the number written without its unit right before
+        # 'vs', not an earlier figure of the same unit ('TTFT 79 vs 103 ms (−23%), ')
+        lo = claims[order[p - 2]].end
+        m = v.bare_before_versus.search(text[max(lo, b.start - 24):b.start])
+        if m and b.value is not None:
+            start = max(lo, b.start - 24) + m.start(1)
+            return _Found("gap", zi, (-1, bi), bare=(bare_figure(self.doc, m.group(1), start, like=b),))
         k = self.prev_same(p - 1, b, self.window)
         if k is None:
             return None

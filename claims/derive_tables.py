@@ -112,6 +112,8 @@ def _words():
         "change_head": tuple(w.lower() for w in t["change_header"]),
         "change_not_derived": tuple(w.lower() for w in t["change_not_derived"]),
         "improvement_head": tuple(w.lower() for w in t["improvement_header"]),
+        "baseline_head": tuple(w.lower() for w in t["baseline_header"]),
+        "relative_to": tuple(w.lower() for w in t["relative_to"]),
         "multipliers": {w.lower(): float(v) for w, v in t["multipliers"].items()},
         "bound_before": {w.lower(): b for w, b in t["bound_before"].items()},
     }
@@ -228,10 +230,46 @@ def _named_pair(t, k, heads, skip) -> tuple:
     return k - 2, k - 1
 
 
+def _has_word(text: str, words) -> bool:
+    """Any of ``words`` in ``text`` (lower case): a Latin word as a whole word, CJK anywhere."""
+    for w in words:
+        i = text.find(w)
+        while i >= 0:
+            if not w.isascii() or ((i == 0 or not text[i - 1].isalnum())
+                                   and (i + len(w) >= len(text) or not text[i + len(w)].isalnum())):
+                return True
+            i = text.find(w, i + 1)
+    return False
+
+
+def _name_word(header: str) -> str:
+    """The word a column is called by in prose: the first of its header ('HMA' of 'HMA tok/s')."""
+    words = _HEAD_WORD.findall(header.lower())
+    return words[0] if words else ""
+
+
+def _later_is_base(doc, t, ja: int, jb: int) -> bool:
+    """The later of two measured columns is the baseline their change column is relative to:
+    its header says so and the earlier one's does not, or the text introducing the table says
+    '<earlier> relative to <later>' ('以 HMA 相对 full-context 计算')."""
+    w = _words()
+    ha, hb = t.column_name(ja).lower(), t.column_name(jb).lower()
+    if _has_word(hb, w["baseline_head"]) and not _has_word(ha, w["baseline_head"]):
+        return True
+    a, b = _name_word(ha), _name_word(hb)
+    if len(a) < 2 or len(b) < 2 or a == b:
+        return False
+    rel = "|".join(re.escape(r) for r in sorted(w["relative_to"], key=lambda r: (-len(r), r)))
+    said = compile_re(r"(?<![a-z0-9])%s[^。；;\n]{0,30}?(?:%s)\s*[\"'“”‘’`*]*\s*%s" % (
+        re.escape(a), rel, re.escape(b)), re.IGNORECASE)
+    return any(said.search(doc.blocks[i].text) for i in t.caption_blocks)
+
+
 def change_columns(doc, by_block) -> list:
     """Rows of tables with a change column (Difference, Δ, 提升百分比) after the two
     measurements it compares ('| 581.34 tok/s | 648.22 tok/s | **+11.5%** |'): the stated
-    percent is the change from the earlier column to the later one."""
+    percent is the change from the earlier column to the later one, or from the later to the
+    earlier when the later one is the baseline (``_later_is_base``)."""
     out = []
     heads = _words()["change_head"]
 
@@ -271,7 +309,8 @@ def change_columns(doc, by_block) -> list:
                 if better[k] and fa.kind in ("latency", "duration"):
                     # an 'Improvement' of a time: -5% is 5% slower, a longer time
                     direction = -direction
-                out.append(Derivation(form="change", stated=fz, operands=(fa, fb), direction=direction))
+                ops = (fb, fa) if _later_is_base(doc, t, before[0], before[1]) else (fa, fb)
+                out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction))
     return out
 
 

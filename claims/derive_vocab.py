@@ -43,6 +43,7 @@ class Vocabulary:
     arrow: an arrow anywhere
     bare_before_arrow: '6.78 →' before B
     bare_before_to: '从 100 降到' / 'from 100 to' before B
+    bare_before_versus: '6.0 vs' before B ('ITL 6.0 vs 7.1 ms (−15%)')
     bare_pair: 'z (0.364 → 0.326)'
     whole_before: 'W（' / 'W, including' before the parts
     whole_after: '= W' / '共 W' after the parts
@@ -104,6 +105,7 @@ def vocabulary() -> Vocabulary:
         arrow=(arrows),
         bare_before_arrow=(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:" + arrows + r")\s*$"),
         bare_before_to=(r"(?:" + w["from"] + r")\s*(\d[\d,]*(?:\.(\d+))?)\s*(?:" + w["to"] + r")\s*$", ci),
+        bare_before_versus=(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:" + w["versus"] + r")\s*$", ci),
         bare_pair=(r"(?P<lead>[^\n\d]{0,30}?)[（(]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:" + arrows
                              + r")\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*[)）]"),
         whole_before=(r"\s*[（(:：=＝]\s*|\s*[，,]?\s*(?:" + w["whole_before"] + r")\s*[:：]?\s*", ci),
