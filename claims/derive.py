@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import derive_tables as _tables
+from ._data import load
 from .derive_vocab import Vocabulary, vocabulary, word_in as _word_in
 from .derive_tables import MEASURED_KINDS, bare_figure, claims_by_block
 from .entities import find_entities
@@ -84,6 +85,26 @@ _VERSION = compile_re(r"\s*v?\d{1,3}(?:\.\d{1,3}){1,2}")
 _NOT_NAME_OR_SEP = compile_re(r"[^\w\s\-–—;；,，、:：/|*.×™®]")
 _LABEL_COLON = compile_re(r"[：:]\s*$")
 _TIME_UNITS = ("second",)
+
+
+def _family_of():
+    fams = load("metrics.yaml").get("families") or {}
+    return {m: name for name, ms in fams.items() for m in ms}
+
+
+def _other_measurement(z, a) -> bool:
+    """The stated figure ``z`` measures another quantity than operand ``a`` ('命中率 40%→80%、
+    TTFT 降 56%': a hit rate, then a TTFT): not a change between them."""
+    if not z.metric or not a.metric or z.metric == a.metric:
+        return False
+    fam = _FAMILY.get("v")
+    if fam is None:
+        fam = _FAMILY["v"] = _family_of()
+    fz, fa = fam.get(z.metric, z.metric), fam.get(a.metric, a.metric)
+    return fz != fa and "any" not in (fz, fa)
+
+
+_FAMILY: dict = {}
 
 
 def _same_dim(a, b) -> bool:
@@ -508,16 +529,20 @@ class _Prose:
     # 'from A to B, a z% reduction' / '从 A 降到 B，减少 z%'
     def change(self, p):
         text, claims, order, v = self.text, self.claims, self.order, self.v
-        if p < 2:
+        if p < 1:
             return None
         zi = order[p]
         z = claims[zi]
+        bare = self._bare_from(p - 1, zi)
+        if bare is not None or p < 2:
+            return bare
         bi, ai = order[p - 1], order[p - 2]
         a, b = claims[ai], claims[bi]
         mid, tail = self.between(ai, bi), self.between(bi, zi)
         if not (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
                 and ai not in self.used_ops and bi not in self.used_ops and not _CLOSE_PAREN.search(tail)
-                and _word_in(v.from_to, mid) and not _BREAK.search(mid) and not _CLAUSE_END.search(tail)):
+                and _word_in(v.from_to, mid) and not _BREAK.search(mid) and not _CLAUSE_END.search(tail)
+                and not _other_measurement(z, a)):
             return None
         _, after = self._around(p)
         words = mid + " " + tail + " " + after[:15]
@@ -527,6 +552,31 @@ class _Prose:
         if not direction and not v.arrow.search(mid):
             return None
         return _Found("change", zi, (ai, bi), direction)
+
+    def _bare_from(self, q, zi):
+        """'吞吐从 8.95 降到 6.78 req/s，减少 32%': the change from a number written without its
+        unit (no claim of its own) to the figure at order[q], stated right after it."""
+        text, claims, order, v = self.text, self.claims, self.order, self.v
+        b, z = claims[order[q]], claims[zi]
+        if b.kind not in OPERAND_KINDS or b.kind in _RELATIVE or b.value is None or order[q] in self.used_ops:
+            return None
+        tail = self.between(order[q], zi)
+        if len(tail) > 25 or _CLOSE_PAREN.search(tail) or _CLAUSE_END.search(tail) or _BREAK.search(tail):
+            return None
+        lo = claims[order[q - 1]].end if q >= 1 else 0
+        window = text[max(lo, b.start - 24):b.start]
+        m = v.bare_before_to.search(window) or v.bare_before_arrow.search(window)
+        if not m or _other_measurement(z, b):
+            return None
+        _, after = self._around(q + 1)
+        words = window + " " + tail + " " + after[:15]
+        dec, inc = _word_in(v.decrease, words), _word_in(v.increase, words)
+        direction = self.sign_of(z) or (-1 if dec and not inc else (1 if inc and not dec else 0))
+        if not direction:
+            return None
+        start = max(lo, b.start - 24) + m.start(1)
+        return _Found("change", zi, (-1, order[q]), direction,
+                      bare=(bare_figure(self.doc, m.group(1), start, like=b),))
 
     # 'X … z% better than … Y'
     def than(self, p):
