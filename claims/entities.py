@@ -250,6 +250,7 @@ def _tables():
         r"(?:" + ci_alternation(["nvidia", "amd", "intel", "google"]) + r"\s{1,3})?"
         r"(?:" + ci_alternation(["instinct", "tesla", "geforce", "radeon"]) + r"(?:™|®)?\s{1,3})?"   # '8× AMD Instinct™ MI300X'
         r"(?P<hw>" + ci_alternation(hw_alias) + "|" + _CHIP + r")"
+        r"(?:s(?![A-Za-z0-9_]))?"          # the plural English writes: 'on 8 H100s', 'A100s'
         r"(?:\s{0,3}(?:" + ci_alternation(["sxm"]) + r"\d?|" + ci_alternation(["pcie"]) + "|"
         + ci_alternation(["nvl"]) + r"\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}" + _ci("g") + "(?:" + _ci("i")
         + "?" + _ci("b") + r")?)?"

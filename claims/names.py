@@ -72,6 +72,7 @@ class Name:
     org: str = ""                    # 'Qwen' of the checkpoint id 'Qwen/Qwen3-32B'
     code: bool = False               # read from inline code
     title: str = ""                  # the arXiv id whose title (as the document gives it) holds it
+    listed: int = -1                 # names written as one list ('TDPBSSD, TDPBUSD, TDPBUUD') share it
 
 
 @dataclass
@@ -125,10 +126,28 @@ def read(analysis) -> DocumentNames:
     return got
 
 
+# only a list separator between two names: ', ', '、', ' / ', ' and ', '和'
+_LIST_SEP = compile_re(r"\s{0,2}(?:[,，、/;；]|\s(?:and|or|&)\s|和|与|及|或)\s{0,2}(?:and\s|or\s)?")
+
+
+def _mark_lists(text: str, names: list) -> None:
+    """Give the names written one after another with only a list separator between them one
+    ``listed`` number: a list names different things, whatever their spellings."""
+    run = -1
+    for i in range(1, len(names)):
+        a, b = names[i - 1], names[i]
+        if a.block is not None and a.block == b.block and _LIST_SEP.fullmatch(text, a.end, b.start):
+            if a.listed < 0:
+                run += 1
+                a.listed = run
+            b.listed = a.listed
+
+
 def read_document(doc) -> DocumentNames:
     vocab = vocabulary()
     out = DocumentNames()
     out.names = _names(doc, vocab)
+    _mark_lists(doc.text, out.names)
     for n in out.names:
         seen = out.by_surface.get(n.surface)
         if seen is None:

@@ -417,6 +417,20 @@ def _managed_blocks_are_warnings(doc: Document) -> None:
             b.role = "warnings"
 
 
+# a footnote definition: '[^3]: …', '[^note]: …' (and the '[^3^]: …' some writers use)
+_FOOTNOTE_DEF = compile_re(r"\[\^[^\]\s]{1,24}\]:")
+
+
+def _footnote_definitions_are_references(doc: Document) -> None:
+    """A footnote definition cites a source (its quotation is the source's words backing the
+    body): it is a reference entry wherever it stands, as the items of a References section."""
+    if "[^" not in doc.text:
+        return
+    for b in doc.blocks:
+        if b.role != "warnings" and b.text.startswith("[^") and _FOOTNOTE_DEF.match(b.text):
+            b.role = "references"
+
+
 def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Document:
     """Split ``text`` (already decoded, BOM removed) into a Document.
 
@@ -440,6 +454,7 @@ def segment(text: str, path=None, *, bom: bool = False, newline=None) -> Documen
     _mask_blocks(doc, markup.masks + markup.code_masks)
     _entry_markers(doc)
     _managed_blocks_are_warnings(doc)
+    _footnote_definitions_are_references(doc)
     _collect_sources(doc)
     doc.lang = _language(doc)
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1] if path else ""

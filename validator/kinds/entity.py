@@ -229,6 +229,12 @@ def _distinct(a, b, d, known) -> bool:
     return False
 
 
+def _listed_together(a, b) -> bool:
+    """Both spellings are items of one written list (claims/names.py ``listed``)."""
+    lists = {n.listed for n in a.names if n.listed >= 0}
+    return any(n.listed in lists for n in b.names)
+
+
 def _doubled_last_digit(short, long) -> bool:
     """'Grok-11' is 'Grok-1' with its last digit written twice (a repeated key, or a footnote
     mark run into the name).  The short name's digit is a one-digit generation after a
@@ -272,6 +278,8 @@ def _judge_pair(a, b, d, p, known):
         return _Finding(long, short, "doubled", d)
     if a.form.digits != b.form.digits or _extends(a.flat, b.flat):
         return None
+    if _listed_together(a, b):
+        return None             # 'TDPBSSD, TDPBUSD, TDPBUUD, TDPBSUD': a list of distinct names
     # a plain word is compared only with a name of the vocabulary, and never when it is English
     for w, other in ((a, b), (b, a)):
         if w.word_only and (not other.known or _names.is_english(w.spelling)):
