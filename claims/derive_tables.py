@@ -704,8 +704,24 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
     return out
 
 
+# the comma-separated piece of a sentence a figure stands in ('…TBT 增幅约 684%，…TPS 下降约 8.5%')
+_PIECE_END = compile_re(r"[，,;；。]")
+
+
+def _piece_of(seg: str, lo: int, hi: int) -> tuple:
+    """(start, end) within ``seg`` of the comma-separated piece holding ``seg[lo:hi]``."""
+    a = max((m.end() for m in _PIECE_END.finditer(seg, 0, lo)), default=0)
+    m = _PIECE_END.search(seg, hi)
+    return a, (m.start() if m else len(seg))
+
+
 def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, metric_words):
-    near = seg[max(0, z.start - seg_start - 16):z.end - seg_start + 24]
+    zs, ze = z.start - seg_start, z.end - seg_start
+    p_lo, p_hi = _piece_of(seg, zs, ze)
+    # the words around z, inside its piece: 'TBT 增幅约 684%，TPS 下降约 8.5%' is a rise, then a fall
+    near = seg[max(p_lo, zs - 16):min(p_hi, ze + 24)]
+    # the quantity its own piece names picks the column ('TPS 下降约 8.5%': the TPS one)
+    metric_words = metrics_in(seg[p_lo:p_hi]) or metric_words
     if not (v.table_ahead.search(near) or v.table_behind.search(near) or v.gap.search(near)
             or z.kind == "ratio"):
         return None
