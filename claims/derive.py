@@ -84,6 +84,8 @@ _VERSION = compile_re(r"\s*v?\d{1,3}(?:\.\d{1,3}){1,2}")
 # a gap with one of them never reduces to separators, whatever names it contains
 _NOT_NAME_OR_SEP = compile_re(r"[^\w\s\-–—;；,，、:：/|*.×™®]")
 _LABEL_COLON = compile_re(r"[：:]\s*$")
+# a 'per' unit written after a figure and not read into it: '$0.30/M', '$2/hr'
+_PER_UNIT = compile_re(r"(/\s?[A-Za-z]{1,6}\b)")
 _TIME_UNITS = ("second",)
 
 
@@ -233,6 +235,9 @@ def _pairs(doc, claims, v: Vocabulary) -> list:
                                   or v.arrow_between.fullmatch(between)):
             add(i, i + 1, gap_after(i + 1), "change")
             continue
+        per = _PER_UNIT.match(between)
+        if per and text.startswith(per.group(1), b.end):
+            between = between[per.end():]     # '$0.30/M vs $0.22/M': the same 'per' after both
         if "\n\n" in between or _NOT_NAME_OR_SEP.search(between):
             continue
         m = v.versus.fullmatch(_strip_entities(between))
@@ -313,6 +318,7 @@ class _Found:
     direction: int = 0
     inverse: bool = False
     bare: tuple = ()
+    also_change: bool = False   # a lead that may equally be read as the change from A to B
 
 
 class _Prose:
@@ -630,7 +636,11 @@ class _Prose:
         w = word.group(1)
         behind = bool(v.behind_word.fullmatch(w))
         inverse = _is_latency(claims[xi]) and v.performance.search(w) is not None
-        return _Found("lead", zi, (xi, yi), -1 if behind else 1, inverse)
+        # 'A vs B，降低约 27%' / 'A vs B, a 27% reduction': a change word, not a comparative
+        # ('快', 'lower'), may also say how B changed from A
+        as_change = ((v.decrease.fullmatch(w) or v.increase.fullmatch(w)) is not None
+                     and not (v.ahead.fullmatch(w) or v.behind.fullmatch(w)))
+        return _Found("lead", zi, (xi, yi), -1 if behind else 1, inverse, also_change=as_change)
 
     def _around(self, p):
         """(text just before the figure, back to the previous figure; the rest of its line, 40 chars)."""
@@ -849,8 +859,10 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     for f in prose:
         bare = iter(f.bare)
         operands = tuple(claims[i] if i >= 0 else next(bare) for i in f.operands)
+        alt = ((Derivation(form="change", stated=claims[f.stated], operands=operands,
+                           direction=f.direction),) if f.also_change else ())
         out.append(Derivation(form=f.form, stated=claims[f.stated], operands=operands,
-                              direction=f.direction, inverse=f.inverse))
+                              direction=f.direction, inverse=f.inverse, alternatives=alt))
     for pr in pairs:
         # the prose reading wins where both read a figure: it knows the direction
         if taken.intersection((pr.left, pr.right, pr.gap)):

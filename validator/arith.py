@@ -282,6 +282,12 @@ def check_gap(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     if pct_ops:
         ia, ib = fraction_interval(a, approx_rel), fraction_interval(b, approx_rel)
     readings = gap_readings(ia, ib, z.kind, pct_ops)
+    if z.kind in _PERCENT_KINDS and z.metric in ("reduction", "increase") and len(readings) >= 2:
+        # 'A vs B, a 40% reduction' is relative to the larger figure, '30% more' to the smaller
+        larger_first = ia[0] >= ib[1]
+        if larger_first or ib[0] >= ia[1]:
+            keep = "rel_to_first" if (z.metric == "reduction") == larger_first else "rel_to_second"
+            readings = [r for r in readings if r.label in (keep, "pp")]
     if not readings:
         return None
     return Verdict(ok=_fits(sz, readings), readings=readings, stated=sz)
@@ -456,7 +462,10 @@ def _any_reading(d, approx_rel: float) -> Optional[Verdict]:
     verdicts = []
     for r in (d, *d.alternatives):
         x, y = r.operands
-        v = check_lead(x, y, r.stated, r.direction, approx_rel, r.inverse)
+        if r.form == "change":      # 'A vs B，降低 27%': also the change from A to B
+            v = check_change(x, y, r.stated, r.direction, approx_rel, r.inverse)
+        else:
+            v = check_lead(x, y, r.stated, r.direction, approx_rel, r.inverse)
         if v is not None:
             v.derivation = r
             verdicts.append(v)
@@ -500,6 +509,8 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
     if d.form == "share":
         return check_share(a, b, z, approx_rel)
     if d.form == "lead":
+        if d.alternatives:
+            return _any_reading(d, approx_rel)
         return check_lead(a, b, z, d.direction, approx_rel, d.inverse)
     if d.form == "ratio_column":
         return check_ratio_column(a, b, z, approx_rel)
