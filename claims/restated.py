@@ -101,9 +101,26 @@ def _same(a: float, b: float) -> bool:
     return abs(a - b) <= 0.005 * max(a, b)
 
 
+def _could_pair(analysis) -> bool:
+    """Two confusable kinds of unit are written at all (a claim's, or a size like '81B'):
+    most documents have at most one, and then no quantity needs placing in its sentence."""
+    classes = set()
+    for c in analysis.claims:
+        cls = _unit_class(c)
+        if cls in _CONFUSABLE and (c.kind != "count" or cls == "tokens"):
+            classes.add(cls)
+            if len(classes) > 1:
+                return True
+    if "params" in classes:
+        return False
+    return bool(classes) and _PARAMS.search(analysis.document.text) is not None
+
+
 def find(analysis) -> list:
     """The document's figures written once in one kind of unit and again in another."""
     doc = analysis.document
+    if not _could_pair(analysis):
+        return []
     qs = _quantities(analysis)
     if len(qs) < 2:
         return []
