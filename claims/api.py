@@ -67,6 +67,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
 
     from .entities import Covered, find_entities_in_spans
     from .header_units import header_unit_claims
+    from .respectively import assign as assign_respectively
 
     doc = segment(text, path, bom=bom, newline=newline)
     find = _find_figures()
@@ -96,6 +97,8 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     # they are counts of items, not figures with context: they join after annotate and classify
     counts = count_claims(doc, claims, names)
     around = annotate(doc, claims, names)
+    # 'A, B and C for prompt lengths of 1K, 2K and 4K, respectively': one value each
+    assign_respectively(doc, claims, around)
     merged = merge_counts(claims, counts, [])
     # derived figures among all of them ('（4 条：1 + 3）' may add word counts)
     derivations = find_derivations(doc, merged)

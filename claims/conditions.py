@@ -96,10 +96,31 @@ def _conditions(entities, matches) -> list:
             continue
         if facet in _ENTITY_FACETS and any(k == facet and a < e and b > s for k, _, a, b, _ in entities):
             continue        # 'Model: Llama 3.1 8B': the name is read as the entity it is
-        found.append(Mention(facet, _value(m, canon, vgroup) if vgroup else _canonical(m.group(name), canon),
-                             s, e, m.group(name)))
+        value = _value(m, canon, vgroup) if vgroup else _canonical(m.group(name), canon)
+        if facet in TOKEN_COUNT_FACETS:
+            value = k_tokens(value)
+        found.append(Mention(facet, value, s, e, m.group(name)))
     found.sort(key=lambda t: t[2])
     return found
+
+
+# facets whose value is a token count: '2000-token inputs' and '2K prompts' are one length
+TOKEN_COUNT_FACETS = frozenset(("context_length", "output_length"))
+
+
+def k_tokens(v: str) -> str:
+    """A token count as one spelling: '2K' for '2k', '2 K', 2000 and 2048 ('4K' for 4096)."""
+    v = _SPACES.sub("", v).upper()
+    if v.endswith("K"):
+        return v
+    try:
+        n = float(v.replace(",", ""))
+    except ValueError:
+        return v
+    for unit in (1000, 1024):
+        if n >= unit and n % unit == 0:
+            return "%dK" % (n // unit)
+    return v
 
 
 def _canonical(v, canon):

@@ -267,3 +267,35 @@ def test_lead_paragraph_is_document_setup_but_header_labels_and_bullets_are_not(
     c = make(doc, 3, "1.9×", 1.9)
     annotate(doc, [c])
     assert "model" not in c.conditions
+
+
+def _lengths(text):
+    from claims.api import analyze
+    a = analyze(text, "r.md")
+    return [(c.surface, (c.conditions.get("context_length").value if c.conditions.get("context_length") else None))
+            for c in a.claims if c.kind == "throughput"]
+
+
+def test_respectively_gives_each_figure_its_own_condition_en():
+    got = _lengths("# EP\n\n## Results\n\nOn 4 nodes of 8×H100 the system achieved per-node throughputs of "
+                   "57,674, 54,543, and 50,302 tokens per second for prompt lengths of 1K, 2K, and 4K, "
+                   "respectively.\n")
+    assert [v for _, v in got] == ["1K", "2K", "4K"]
+
+
+def test_respectively_gives_each_figure_its_own_condition_zh():
+    got = _lengths("# EP\n\n## 结果\n\n在 8×H100 上，1K、2K、4K 输入长度下的吞吐分别为 57,674、54,543 和 "
+                   "50,302 tokens/s。\n")
+    assert [v for _, v in got] == ["1K", "2K", "4K"]
+
+
+def test_without_respectively_a_list_of_lengths_is_no_one_to_one_match():
+    got = _lengths("# EP\n\n## Results\n\nOn 8×H100 we measured 57,674, 54,543, and 50,302 tokens per "
+                   "second across prompt lengths of 1K, 2K, and 4K.\n")
+    assert len({v for _, v in got}) == 1
+
+
+def test_a_token_count_is_one_spelling_whatever_its_form():
+    from claims.conditions import k_tokens
+    assert [k_tokens(v) for v in ("2000", "2048", "2 k", "2K", "4096", "1500", "512")] == \
+        ["2K", "2K", "2K", "2K", "4K", "1500", "512"]
