@@ -15,7 +15,8 @@ A case file::
         findings:                              # expected findings of THIS code, exactly:
           - {line: 2}                          #   line (1-based), optional surface (substring),
           - {line: 5, surface: "35%", acknowledged: false}   # optional acknowledged,
-          - {line: 7, message: "knowledge/a.md:3"}          # severity, message (substring)
+          - {line: 7, message: "knowledge/a.md:3"}          # severity, message (substring),
+          - {line: 9, not_message: "line 4"}                 #   not_message (absent substring)
       - name: near miss — conditions stated
         text: ...
         findings: []                           # a near miss: no finding of this code at all
@@ -37,7 +38,7 @@ from validator.safe_yaml import load_file
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "text", "path", "corpus", "findings", "lang", "about"}
-EXPECT_KEYS = {"line", "surface", "acknowledged", "severity", "message"}
+EXPECT_KEYS = {"line", "surface", "acknowledged", "severity", "message", "not_message"}
 
 
 def _load_case_files():
@@ -82,7 +83,8 @@ def test_case(tmp_path, code, case):
                     and exp.get("surface", "") in f.surface
                     and ("acknowledged" not in exp or f.acknowledged == exp["acknowledged"])
                     and ("severity" not in exp or f.severity == exp["severity"])
-                    and exp.get("message", "") in f.message), None)
+                    and exp.get("message", "") in f.message
+                    and ("not_message" not in exp or exp["not_message"] not in f.message)), None)
         assert hit is not None, f"expected {code} {exp}, got {shown}"
         assert hit.message and hit.surface in case["text"]
         unmatched.remove(hit)

@@ -253,6 +253,16 @@ def _assessed(rule, ctx):
     return ctx.memo(key, lambda: _assess(rule, ctx))
 
 
+def _other_entry_of_digest(ctx, claim, line: int) -> bool:
+    """In a digest, ``line`` lies in another entry or section than ``claim``."""
+    doc = ctx.document
+    if doc.kind != "digest" or claim.block is None:
+        return False
+    b = doc.blocks[claim.block]
+    there = next((x for x in doc.blocks if x.line == line), None)
+    return there is not None and (there.entry, there.section) != (b.entry, b.section)
+
+
 def _side(ctx, claim, need, missing, stated, ev):
     """Evidence and message variables of one figure's fact (made only when it fires)."""
     lang = ctx.lang
@@ -287,6 +297,8 @@ def _side(ctx, claim, need, missing, stated, ev):
         # so the reader can decide whether it applies
         known = _doc_facets(ctx)
         hit = next((known[a] for f in stated for a in f.split("|") if a in known), None)
+        if hit is not None and _other_entry_of_digest(ctx, claim, hit[0]):
+            hit = None      # a digest's entries are separate reports: another's GPU says nothing here
         if hit is not None:
             line, sf = hit
             sf = " ".join(str(sf).split())     # a name broken over a table row's lines: one line
