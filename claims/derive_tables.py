@@ -361,11 +361,17 @@ def _normalized(text: str) -> tuple:
     return "".join(out), offs
 
 
+# the unit a label writes last: '每输出 token 能耗 (J/token)', '压测耗时 (s)'
+_LABEL_UNIT = compile_re(r"[(（\[]\s*([^()（）\[\]]{1,16}?)\s*[)）\]]\s*(?:\*\*)?\s*$")
+
+
 class _Label:
-    __slots__ = ("index", "norm", "tokens", "own")
+    __slots__ = ("index", "norm", "tokens", "own", "unit")
 
     def __init__(self, index, text):
         self.index = index
+        m = _LABEL_UNIT.search(text)
+        self.unit = " ".join(m.group(1).lower().split()) if m else ""
         self.norm = " ".join(_NON_WORD.sub(" ", text.replace("*", "").replace("`", "")).lower().split())
         self.tokens = [w for w in self.norm.split() if len(w) >= 2 or not w.isascii()]
         self.own = []       # the tokens no other label of the axis has
@@ -699,8 +705,18 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     d = _lead_of(doc, v, grid, axis, labels, seg, s.start, ments, intro_ments, z, metric_words)
                     if d is None and z.low is not None and z.high is not None:
                         d = _range_of(grid, axis, ments, z)
-                    if d is not None and all(z is not x.stated for x in out):
+                    if d is None:
+                        continue
+                    k = next((i for i, x in enumerate(out) if x.stated is z), None)
+                    if k is None:
                         out.append(d)
+                    else:
+                        # read along the other axis (or another table) too: the statement holds
+                        # when any reading recomputes ('fp8 比 bf16 节省约 36%' compares columns,
+                        # while its sentence also names two rows)
+                        prev = out[k]
+                        out[k] = replace(prev, alternatives=prev.alternatives + (replace(d, alternatives=()),)
+                                         + d.alternatives)
     return out
 
 
@@ -740,8 +756,8 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
     readings = []
     for x in {lab.index: lab for lab in subj}.values():
         for y in {lab.index: lab for lab in base}.values():
-            if x.index == y.index:
-                continue
+            if x.index == y.index or (x.unit and y.unit and x.unit != y.unit):
+                continue        # rows (or columns) in two units measure two quantities
             for mi, _, lower in measures:
                 fx, fy = grid.cell(axis, x.index, mi), grid.cell(axis, y.index, mi)
                 if fx is None or fy is None or fx.kind != fy.kind:

@@ -257,6 +257,31 @@ class Scopes:
     def item(self, bidx):
         return self._once(("item", bidx), lambda: list(self.info(bidx).conds))
 
+    def parents(self, bidx) -> list:
+        """The blocks of the items a nested list item sits under, nearest first."""
+        key = ("parents", bidx)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        got = self._memo[key] = self._parents(bidx)
+        return got
+
+    def _parents(self, bidx) -> list:
+        it = self.item_of.get(bidx)
+        if it is None or it.depth == 0:
+            return []
+        out, depth = [], it.depth
+        k = bidx - 1
+        while k >= 0 and depth > 0:
+            other = self.item_of.get(k)
+            if other is None or other.list_id != it.list_id:
+                break
+            if other.depth < depth:
+                out.append(k)
+                depth = other.depth
+            k -= 1
+        return out
+
     def intro(self, bidx):
         """The sentence that introduces a list item's list ('On a single 8× B300 node:')."""
         it = self.item_of.get(bidx)
@@ -427,6 +452,16 @@ class Scopes:
             out.append(("table", self.table(b)))
         elif b.kind == "bullet":
             out.append(("bullet", self.item(c.block)))
+            # a nested item's parents ('* GB300 NVL72 相对 H200 NVL8：' over '  * DeepSeek: 15×'),
+            # unless the item names its own model and the parent another: then the parent
+            # heads several subjects and its setup is the other's ('Llama 3.3 70B GB200 和
+            # Kimi 模型回归：' over '  * Kimi K2.6 … 3.7%')
+            own = {x.value for x in self.item(c.block) if x.kind == "model"}
+            for p in self.parents(c.block):
+                up = self.item(p)
+                if own and any(x.kind == "model" and x.value not in own for x in up):
+                    break
+                out.append(("bullet", up))
             out.append(("list", self.intro(c.block)))
         if self.elsewhere(c, b, sent):
             # a figure from another experiment (a quick test, a cited paper) keeps its own words

@@ -95,6 +95,14 @@ def _comparable(by_cond, mine, cited, rel) -> list:
     return got
 
 
+def _one_table(doc, a, b) -> bool:
+    """Both figures are cells of one table."""
+    if a.block is None or b.block is None:
+        return False
+    ta, tb = doc.blocks[a.block].table, doc.blocks[b.block].table
+    return ta is not None and ta == tb
+
+
 def _cited(ctx, claim) -> set:
     """Real paths of the claim's cited sources that resolve in the corpus."""
     return {os.path.realpath(p) for p, _ in ctx.cited_analyses(claim)}
@@ -158,6 +166,8 @@ def _facts(rule, ctx):
                     if other.line == claim.line or (other.block is not None
                                                     and other.block == claim.block):
                         continue
+                    if _one_table(ctx.document, claim, other):
+                        continue      # a table's rows are its cases: two rows never contradict
                     theirs = mine_all[id(other)]
                     if theirs.conds and one_sided(mine.conds, theirs.conds, several):
                         continue      # one names a model or load the document has several of

@@ -43,13 +43,15 @@ FIELDS = {"metric": str, "kind": str, "role": str, "required_count": int, "missi
 WHEN = {"all": [{"field": "missing_count", "gt": 0}, {"field": "conditional", "eq": False}]}
 VARS = {"subject", "metric_name", "missing", "where", "evidence_path", "evidence_line"}
 
+_STAND_INS = ("platform", "shape")
 FACET_NAMES = {
     "zh": {"hardware": "硬件", "model": "模型", "workload": "负载", "dataset": "数据集",
            "concurrency": "并发", "precision": "精度", "context_length": "上下文长度",
-           "batch_size": "batch size", "platform": "平台"},
+           "batch_size": "batch size", "platform": "平台", "shape": "形状"},
     "en": {"hardware": "hardware", "model": "model", "workload": "workload", "dataset": "dataset",
            "concurrency": "concurrency", "precision": "precision",
-           "context_length": "context length", "batch_size": "batch size", "platform": "platform"},
+           "context_length": "context length", "batch_size": "batch size", "platform": "platform",
+           "shape": "shape"},
 }
 METRIC_NAMES = {
     "zh": {"throughput": "吞吐", "throughput_lead": "领先幅度", "speedup": "加速比", "latency": "延迟",
@@ -62,10 +64,16 @@ METRIC_NAMES = {
 
 
 def _facet_name(f, lang):
-    # 'hardware|platform': a platform stands in for the hardware, the message asks for the hardware
-    alts = [x for x in f.split("|") if x != "platform"] or f.split("|")
+    # 'hardware|platform': a platform stands in for the hardware, the message asks for the
+    # hardware; 'model|shape': a kernel's shape stands in for the model, the message asks for it
+    alts = [x for x in f.split("|") if x not in _STAND_INS] or f.split("|")
     names = [FACET_NAMES[lang].get(x, x) for x in alts]
     return ("或" if lang == "zh" else " or ").join(names)
+
+
+def _asked(f: str) -> str:
+    """The facets of ``f`` a message asks for ('hardware|platform' -> 'hardware')."""
+    return "|".join(x for x in f.split("|") if x not in _STAND_INS) or f
 
 
 def _join(items, lang):
@@ -355,7 +363,9 @@ def document_facts(rule, ctx):
     groups = {}
     for claim, need, missing, stated, unstated, conds, conditional, ev in _assessed(rule, ctx):
         if unstated and not conditional:
-            groups.setdefault(tuple(unstated), []).append(claim)
+            # grouped by what the message asks for: 'model' and 'model|shape' are one gap
+            key = tuple(_asked(f) for f in unstated)
+            groups.setdefault(key, []).append(claim)
     note = "also depends on it" if lang == "en" else "同样缺少该条件"
     for facets, claims in groups.items():
         claims = sorted(claims, key=lambda c: (c.line, c.col))
