@@ -10,8 +10,8 @@ from typing import Optional
 
 from .count_records import UNBOUNDED, CountStatement, Item, Reading
 from .count_targets import present_under
-from .count_words import (NOUN_GAP, paren_after, plain, refs_between, short_name, strip_brackets,
-                          to_int, top_split, vocab)
+from .count_words import (NOUN_GAP, enumeration_split, paren_after, plain, refs_between, short_name,
+                          strip_brackets, to_int, top_split, vocab)
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
@@ -191,13 +191,19 @@ _CLAUSE_START = compile_re(r"[：:，,。；;！？!?\n]|——|—\s|\s-\s|\*\*
 _ZH_ENUM_CLS = set("家个种款项大类位批组套")
 
 
+def counts_a_measure(doc, c) -> bool:
+    """The count's noun is an amount of work ('1000 个 token', '50 个 token', '1000 个并发用户'):
+    what a list or names beside it enumerate is something else."""
+    return bool(vocab()["measure_noun"].match(doc.text, c.end, min(len(doc.text), c.end + 16)))
+
+
 def named_before(doc, c) -> Optional[CountStatement]:
     """Names enumerated right before a Chinese count: 'vLLM、SGLang、llama.cpp 三家',
     'vLLM（…）、SGLang（…）、llama.cpp（…）、Ollama（…）四家'."""
     v = vocab()
     text = doc.text
     sur = c.surface.rstrip()
-    if not sur or sur[-1] not in _ZH_ENUM_CLS or c.approx or c.bound:
+    if not sur or sur[-1] not in _ZH_ENUM_CLS or c.approx or c.bound or counts_a_measure(doc, c):
         return None
     b = doc.blocks[c.block]
     i = c.start
@@ -231,7 +237,7 @@ def named_before(doc, c) -> Optional[CountStatement]:
     seg = text[j:i]
     if "、" not in strip_brackets(seg) or v["partial"].search(strip_brackets(seg)):
         return None
-    pieces = top_split(text, j, i, v["sep"])
+    pieces = enumeration_split(text, j, i)
     if len(pieces) < 2:
         return None
     items = []
@@ -248,6 +254,8 @@ def named_after(doc, c, counts_in) -> Optional[CountStatement]:
     """A count, its noun, a colon and the names it counts: '三种基础并行策略：TP、PP 和 DP'."""
     v = vocab()
     text = doc.text
+    if counts_a_measure(doc, c):
+        return None
     b = doc.blocks[c.block]
     k = c.end
     stop = min(b.end, c.end + 30)
@@ -266,7 +274,7 @@ def named_after(doc, c, counts_in) -> Optional[CountStatement]:
     zh = bool(re.search(r"、|[^\x00-\x7f]\s?(?:和|与|及)|(?:和|与|及)\s?[^\x00-\x7f]|\s(?:和|与|及)\s", strip_brackets(body)))
     if not zh and not re.search(r",\s|\sand\s", body):
         return None
-    pieces = top_split(text, s, e, v["sep"])
+    pieces = enumeration_split(text, s, e)
     if len(pieces) < 2:
         return None
     items = []
@@ -306,7 +314,8 @@ def _counts_the_list(tail: str) -> bool:
     'two main issues in vLLM through the benchmark above:'), not of a phrase before the listed
     noun ('two models on the following setups:', '两个模型在以下配置上：')?"""
     t = strip_brackets(tail)
-    return not re.search(r"(?i)\b(?:following|these|below)\b|以下|如下|下列|下面", t)
+    # '以 1000 个 … prompt 为例：' takes them as an example; what follows is about them
+    return not re.search(r"(?i)\b(?:following|these|below|for example)\b|以下|如下|下列|下面|为例", t)
 
 
 def list_intros(doc, counts: list) -> list:
@@ -334,6 +343,8 @@ def list_intros(doc, counts: list) -> list:
         if len(mine) != 1 or mine[0].approx or mine[0].bound:
             continue        # '三种及以上策略：' names a kind of item, not how many follow
         c = mine[0]
+        if counts_a_measure(doc, c):
+            continue        # '生成 1000 个 token：' sizes the run the list reports on
         if not _counts_the_list(doc.text[c.end:b.end]):
             continue        # 'two models on the following setups:': the list is of something else
         if _WHERE_BEFORE.search(doc.text[max(b.start, c.start - 8):c.start]) and \

@@ -49,7 +49,12 @@ def vocab():
         "partial": compile_re(d["partial_words"]),
         "closed_count": compile_re(d["closed_count"]),
         "closed": compile_re(d["closed_marker"]),
+        "measure_noun": compile_re(d["measure_nouns"]),
         "sep": compile_re(d["enum_separators"]),
+        "sep_semicolon": compile_re(d["enum_rank_semicolon"]),
+        "sep_comma": compile_re(d["enum_rank_comma"]),
+        "sep_conj": compile_re(d["enum_conjunction"]),
+        "lead_conj": compile_re(d["enum_leading_conjunction"], re.IGNORECASE),
         "earlier": compile_re(d["earlier_words"]),
         "ge_after": compile_re(d["ge_after"], re.IGNORECASE),
         "count_note": compile_re(d["count_note"]),
@@ -147,6 +152,30 @@ def top_split(text: str, s: int, e: int, sep) -> list:
         i += 1
     out.append((cur, e))
     return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def enumeration_split(text: str, s: int, e: int) -> list:
+    """The items of the enumeration text[s:e] (outside brackets and inline code): cut at the
+    highest rank of separator it uses ('；' over '，'/'、'/', ' over a conjunction), a conjunction
+    cutting only the last item ('TP、PP 和 DP'; 'kernels and compilation' in a list of commas
+    is one item, 'A, B, and C' has the conjunction after its last comma)."""
+    v = vocab()
+    for rank in (v["sep_semicolon"], v["sep_comma"]):
+        pieces = top_split(text, s, e, rank)
+        if len(pieces) >= 2:
+            break
+    else:
+        return top_split(text, s, e, v["sep_conj"])
+    out = []
+    for k, (a, z) in enumerate(pieces):
+        m = v["lead_conj"].match(text[a:z])
+        if m:
+            out.append((a + m.end(), z))        # ', and parallelism': the Oxford comma's item
+        elif k == len(pieces) - 1 and rank is v["sep_comma"]:
+            out.extend(top_split(text, a, z, v["sep_conj"]))
+        else:
+            out.append((a, z))
+    return [(a, z) for a, z in out if text[a:z].strip()]
 
 
 def refs_between(doc, s: int, e: int) -> list:
