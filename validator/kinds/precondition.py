@@ -267,6 +267,8 @@ def _other_entry_of_digest(ctx, claim, line: int) -> bool:
     if doc.kind != "digest" or claim.block is None:
         return False
     b = doc.blocks[claim.block]
+    if b.entry is None and b.section is None:
+        return False        # the digest's header line sums up its entries: any of them may be meant
     there = next((x for x in doc.blocks if x.line == line), None)
     return there is not None and (there.entry, there.section) != (b.entry, b.section)
 
