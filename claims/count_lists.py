@@ -194,7 +194,11 @@ _ZH_ENUM_CLS = set("家个种款项大类位批组套")
 def counts_a_measure(doc, c) -> bool:
     """The count's noun is an amount of work ('1000 个 token', '50 个 token', '1000 个并发用户'):
     what a list or names beside it enumerate is something else."""
-    return bool(vocab()["measure_noun"].match(doc.text, c.end, min(len(doc.text), c.end + 16)))
+    rx = vocab()["measure_noun"]
+    # the noun after the count, or the one it was read with ('five measured requests')
+    first = c.surface.split(maxsplit=1)
+    return bool(rx.match(doc.text, c.end, min(len(doc.text), c.end + 16))
+                or (len(first) == 2 and rx.fullmatch(" " + first[1])))
 
 
 def named_before(doc, c) -> Optional[CountStatement]:
@@ -383,7 +387,8 @@ def heading_counts(doc, counts: list) -> list:
             continue
         # numbered entries or the section's own list; sub-sections may be of another kind
         # ('## Two approaches' over '### A', '### B', '### Comparison')
-        cands = [r for r in present_under(doc, k) if r.what in ("entries", "bullets", "table rows")]
+        cands = [r for r in present_under(doc, k) if r.what in ("entries", "bullets", "table rows",
+                                                                 "table columns")]
         if cands and not any(r.what == "subsections" for r in present_under(doc, k)):
             out.append(enum_statement(doc, c, cands, "section"))
     return out

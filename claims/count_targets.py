@@ -167,9 +167,16 @@ def present_under(doc, k: int) -> list:
         top = min(t.level for t in subs)
         subs = [t for t in subs if t.level == top]
         out.append(Reading("subsections", [Item(t.line, t.title) for t in subs], len(subs), len(subs)))
-    rows = [r for t in doc.tables if s.line < t.line <= end for r in t.rows]
+    tables = [t for t in doc.tables if s.line < t.line <= end]
+    rows = [r for t in tables for r in t.rows]
     if rows:
         out.append(Reading("table rows", [Item(r.line, _row_name(r)) for r in rows], len(rows), len(rows)))
+    if len(tables) == 1:
+        # a table may set its items side by side: '三组压测' over '| 指标 | 并发 1 | 并发 4 | 并发 8 |'
+        cols = [c for c in tables[0].header if c.column >= 1 and c.text.strip()]
+        if len(cols) >= 2:
+            out.append(Reading("table columns", [Item(tables[0].line, c.text[:40]) for c in cols],
+                               len(cols), len(cols)))
     # top-level bullets of the section's own text (not the packed points of its entries)
     bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and doc.blocks[it.block].entry is None
           and s.line < doc.blocks[it.block].line <= end]

@@ -448,7 +448,9 @@ class _Prose:
                 mid = text[a.end:b.start]
                 if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
                         and not _BREAK.search(lead) and v.from_before.search(lead)
-                        and not _NEW_SUBJECT.search(lead) and _word_in(v.from_to, mid)):
+                        and not _NEW_SUBJECT.search(lead) and _word_in(v.from_to, mid)
+                        and not _other_measurement(z, a)):
+                    # ('输出吞吐提升约 4.01 倍，而平均 TPOT 仅从 9.53 ms 变成 9.64 ms': the TPOT's own pair)
                     return (ai, a), (bi, b)
             return None
         bi = order[bi_pos]

@@ -618,6 +618,11 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
         after = seg[z.end - seg_start:z.end - seg_start + 40]
         if not (v.compare_after.search(after) or _UNNAMED_BEFORE.search(before)):
             return [], []
+        m = _UNNAMED_BEFORE.search(before)
+        if m and _NAMED_BASELINE.search(m.group()):
+            # 'V1 runner 的 TPOT 比旧 V2 runner 高约 6%': the baseline is named, and is no label of
+            # the table, so no two of its cells give the figure
+            return [], []
         m = v.compare_after.search(after)
         if m and _NAME_NEXT.match(after, m.end()):
             # '1.9x more performant than H100': the baseline is named, and is no label of the
@@ -627,8 +632,10 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
     return subj, base
 
 
-# a name right after the comparison word: 'than H100', 'vs the A100' (a model number or an acronym)
-_NAME_NEXT = compile_re(r"\s{1,3}(?:the\s{1,3})?(?:[A-Z][A-Za-z0-9]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
+# a name right after the comparison word: 'than H100', 'vs the A100', 'than the old V2 runner' (a model number or an acronym)
+_NAME_NEXT = compile_re(r"\s{1,3}(?:the\s{1,3})?(?:[a-z]{2,12}\s{1,3}){0,2}(?:[A-Z][A-Za-z0-9]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
+# a name inside that description: a model number or an acronym ('旧 V2 runner', 'the H100')
+_NAMED_BASELINE = compile_re(r"(?<![A-Za-z0-9])(?:[A-Z][A-Za-z]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
 # '是缓存盲配置吞吐量的两倍以上', '比其他配置快 3 倍': a baseline described, not named, before z
 _UNNAMED_BEFORE = compile_re(r"(?:是|为|比|相比|较|相较|相对于?)[^，。；,;]{1,30}?(?:的)?\s*[*`_]*\s*$")
 

@@ -26,11 +26,13 @@ INF = float("inf")
 
 _COUNTED = {
     "en": {"entries": "entries", "subsections": "sub-sections", "table rows": "table rows",
+           "table columns": "table columns",
            "bullets": "bullets", "list items": "list items", "arXiv ids": "distinct arXiv ids",
            "parts": "the parts add up to", "issues": "issues", "PRs": "PRs", "releases": "releases",
            "listed": "listed items", "named": "named items", "numbered range": "numbers in the range",
            "closed": "items marked closed"},
-    "zh": {"entries": "条目", "subsections": "小节", "table rows": "表格行", "bullets": "列表项",
+    "zh": {"entries": "条目", "subsections": "小节", "table rows": "表格行", "table columns": "表格列",
+           "bullets": "列表项",
            "list items": "列表项", "arXiv ids": "不同的 arXiv 号", "parts": "各部分合计",
            "issues": " issue", "PRs": " PR", "releases": "版本", "listed": "列出的条目",
            "named": "列出的名称", "numbered range": "区间内的编号", "closed": "标为已关闭的条目"},
