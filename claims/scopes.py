@@ -20,6 +20,7 @@ from ._data import load
 from .conditions import find_conditions
 from .entities import find_entities, guarded
 from .markers import find_markers
+from .model import Mention
 from .structure import ANAPHORA, CLAUSE_END, SENT_END
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
@@ -268,10 +269,36 @@ class Scopes:
         if prev.kind == "table_cell" and prev.table is not None:
             t = self.doc.tables[prev.table]
             if b.line - t.end_line <= 2:
-                return [("table", self.table(prev))]
+                return [("table", self.table(prev)), ("table", self.every_row(prev.table))]
         if prev.kind == "bullet":
             return [("list", self.intro(bidx - 1))]
         return []
+
+    def every_row(self, k: int) -> list:
+        """What every row of table ``k`` states, as one mention per facet whose value lists the
+        rows' values ('256×4096 / 1024×8192 / 4096×8192'): a figure summing the table up (its
+        geometric mean, its range) was measured over all of them."""
+        key = ("every_row", k)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        t = self.doc.tables[k]
+        per_row = []
+        for row in t.rows:
+            seen = {}
+            for i in self.row_blocks.get((k, row.index), ()):
+                for x in self.info(i).conds:
+                    seen.setdefault(x.kind, x)
+            per_row.append(seen)
+        got = []
+        if len(per_row) >= 2:
+            for facet in per_row[0]:
+                if all(facet in row for row in per_row):
+                    first = per_row[0][facet]
+                    values = list(dict.fromkeys(str(row[facet].value) for row in per_row))
+                    got.append(Mention(facet, " / ".join(values), first.start, first.end, first.surface))
+        self._memo[key] = got
+        return got
 
     def parents(self, bidx) -> list:
         """The blocks of the items a nested list item sits under, nearest first."""

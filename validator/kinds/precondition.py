@@ -18,6 +18,9 @@ Two kinds share that reading (``KINDS``):
 """
 from __future__ import annotations
 
+import bisect
+from collections import Counter
+
 import os
 from functools import partial
 
@@ -104,14 +107,24 @@ def _find_evidence(claim, key, missing, ctx, approx_rel):
     def score(conds):
         return sum(1 for f in missing if any(alt in conds for alt in f.split("|")))
 
+    # the candidates that state this figure, with their scores, are the same for every
+    # statement of it written alike: computed once per written figure (a document repeating
+    # one figure hundreds of times compared each with up to MAX_EVIDENCE_CANDIDATES others)
+    fig = (key, approx_rel, tuple(missing), claim.base_unit, claim.kind, claim.value, claim.low,
+           claim.high, claim.base_value, claim.base_low, claim.base_high, claim.decimals,
+           bool(claim.approx), claim.bound or None, claim.surface)
+    cache = ctx.__dict__.setdefault("_precondition_evidence", {})
+    scored = cache.get(fig)
+    if scored is None:
+        scored = cache[fig] = [(c, score(conditions_of(c)))
+                               for c in _with_conditions(ctx, key)[:MAX_EVIDENCE_CANDIDATES]
+                               if same_figure(c)]
     best, best_score = None, 0
-    for c in _with_conditions(ctx, key)[:MAX_EVIDENCE_CANDIDATES]:
-        if c is not claim and same_figure(c):
-            sc = score(conditions_of(c))
-            if sc > best_score:
-                best, best_score = (ctx.path, c), sc
-                if sc == len(missing):
-                    break
+    for c, sc in scored:
+        if c is not claim and sc > best_score:
+            best, best_score = (ctx.path, c), sc
+            if sc == len(missing):
+                break
     if best is None and ctx.corpus is not None:
         here = os.path.realpath(ctx.path)
         best_rank = (0, 0)
@@ -157,26 +170,44 @@ def _restated_with(ctx, claim, approx_rel) -> set:
     one post a value of the same kind is the same figure; the key (subject, metric) is not
     required, since a headline and a table cell name them differently."""
     def index():
-        by = {}
+        # built once per document: looking through every figure of a kind for each figure was
+        # quadratic (a 32 KB line of one repeated statement took 2 s here). Facets are counted,
+        # so that a figure's own can be taken out of what the others give.
+        exact, points = {}, {}
         for c in ctx.analysis.claims:
-            if c.nature == "result" and conditions_of(c):
-                by.setdefault(c.kind, []).append(c)
-        return by
+            if c.nature != "result":
+                continue
+            conds = conditions_of(c)
+            if not conds:
+                continue
+            k = (c.kind, c.value, c.low, c.high, c.unit, c.bound or None)
+            exact.setdefault(k, Counter()).update(conds.keys())
+            if c.value is not None and not c.bound:
+                points.setdefault((c.kind, c.unit), {}).setdefault(c.value, Counter()).update(conds.keys())
+        sorted_points = {ku: (sorted(vals), vals) for ku, vals in points.items()}
+        return exact, sorted_points
+    exact, points = ctx.memo(("precondition.restated_index",), index)
+    own = set(conditions_of(claim)) if claim.nature == "result" else set()
+
+    def others(counter, mine: bool) -> set:
+        # the facets of the other figures counted in ``counter`` (``mine``: the claim is one of them)
+        return {f for f, n in counter.items() if n - (1 if mine and f in own else 0) > 0}
+    key = (claim.kind, claim.value, claim.low, claim.high, claim.unit, claim.bound or None)
     out = set()
-    same = (claim.value, claim.low, claim.high, claim.unit, claim.bound or None)
+    if key in exact:
+        out |= others(exact[key], bool(own))
     # a headline rounds the figure it restates ('up to 2.7×' of a table's 2.71x): a point
     # figure is the same as another point figure of its unit that its written digits admit,
     # read without its 'up to' (a larger or smaller figure is another one)
     near = admitted(claim, 0.0, use_base=False, bounds=False) \
         if claim.value is not None and claim.bound in (None, "", "le") else None
-    for other in ctx.memo(("precondition.by_kind",), index).get(claim.kind, ()):
-        if other is claim:
-            continue
-        # the same figure as written: a range that merely overlaps another figure is not it
-        if (other.value, other.low, other.high, other.unit, other.bound or None) == same \
-                or (near is not None and other.value is not None and other.unit == claim.unit
-                    and not other.bound and near[0] <= other.value <= near[1]):
-            out |= set(conditions_of(other))
+    if near is not None and (claim.kind, claim.unit) in points:
+        values, counters = points[(claim.kind, claim.unit)]
+        k = bisect.bisect_left(values, near[0])
+        while k < len(values) and values[k] <= near[1]:
+            v = values[k]
+            out |= others(counters[v], bool(own) and not claim.bound and v == claim.value)
+            k += 1
     return out
 
 
