@@ -112,12 +112,12 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
 
 # bare numbers listed before the figure that carries the unit: '57,674, 54,543, and 50,302
 # tokens per second', '2,400、3,100 和 3,600 tok/s', '1.2 / 1.5 / 1.9 GB'
-_LIST_SEP = compile_re(r"\s{0,2}(?:,|，|、|/|;|；)?\s{0,2}(?:and|or|和|与|及|以及)?\s{0,2}$")
 
 
 def share_list_units(text: str, claims: list) -> None:
     """A run of bare numbers written before one figure with a unit shares its unit (in place):
     they are one list of measurements of the same thing, the unit written once."""
+    from .structure import LIST_SEP
     n = len(claims)
     i = 0
     while i < n:
@@ -127,11 +127,11 @@ def share_list_units(text: str, claims: list) -> None:
             continue
         j = i
         while j + 1 < n and claims[j + 1].kind == "number" and claims[j + 1].value is not None \
-                and claims[j + 1].block == c.block and _LIST_SEP.match(text, claims[j].end, claims[j + 1].start):
+                and claims[j + 1].block == c.block and LIST_SEP.fullmatch(text, claims[j].end, claims[j + 1].start):
             j += 1
         last = claims[j + 1] if j + 1 < n else None
         if (last is not None and last.block == c.block and last.value and last.kind != "number"
-                and last.low is None and _LIST_SEP.match(text, claims[j].end, last.start)
+                and last.low is None and LIST_SEP.fullmatch(text, claims[j].end, last.start)
                 and text[claims[j].end:last.start].strip()):
             run = claims[i:j + 1]
             # same magnitude: '2024 and 30 tok/s' are no list of one measurement

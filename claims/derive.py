@@ -41,6 +41,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 from . import derive_tables as _tables
@@ -89,7 +90,9 @@ _PER_UNIT = compile_re(r"(/\s?[A-Za-z]{1,6}\b)")
 _TIME_UNITS = ("second",)
 
 
-def _family_of():
+@lru_cache(maxsize=None)
+def _family_of() -> dict:
+    """metric -> its family (metrics.yaml ``families``)."""
     fams = load("metrics.yaml").get("families") or {}
     return {m: name for name, ms in fams.items() for m in ms}
 
@@ -99,14 +102,10 @@ def _other_measurement(z, a) -> bool:
     TTFT 降 56%': a hit rate, then a TTFT): not a change between them."""
     if not z.metric or not a.metric or z.metric == a.metric:
         return False
-    fam = _FAMILY.get("v")
-    if fam is None:
-        fam = _FAMILY["v"] = _family_of()
+    fam = _family_of()
     fz, fa = fam.get(z.metric, z.metric), fam.get(a.metric, a.metric)
     return fz != fa and "any" not in (fz, fa)
 
-
-_FAMILY: dict = {}
 
 
 def _same_dim(a, b) -> bool:

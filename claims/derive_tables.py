@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ._data import load
+from .derive_vocab import alternation, word_in
 from .model import Claim, Derivation
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
@@ -112,8 +113,8 @@ def _words():
         "change_head": tuple(w.lower() for w in t["change_header"]),
         "change_not_derived": tuple(w.lower() for w in t["change_not_derived"]),
         "improvement_head": tuple(w.lower() for w in t["improvement_header"]),
-        "baseline_head": tuple(w.lower() for w in t["baseline_header"]),
-        "relative_to": tuple(w.lower() for w in t["relative_to"]),
+        "baseline_head": compile_re(alternation(t["baseline_header"]), re.IGNORECASE),
+        "relative_to": alternation(t["relative_to"]),
         "multipliers": {w.lower(): float(v) for w, v in t["multipliers"].items()},
         "bound_before": {w.lower(): b for w, b in t["bound_before"].items()},
     }
@@ -230,18 +231,6 @@ def _named_pair(t, k, heads, skip) -> tuple:
     return k - 2, k - 1
 
 
-def _has_word(text: str, words) -> bool:
-    """Any of ``words`` in ``text`` (lower case): a Latin word as a whole word, CJK anywhere."""
-    for w in words:
-        i = text.find(w)
-        while i >= 0:
-            if not w.isascii() or ((i == 0 or not text[i - 1].isalnum())
-                                   and (i + len(w) >= len(text) or not text[i + len(w)].isalnum())):
-                return True
-            i = text.find(w, i + 1)
-    return False
-
-
 def _name_word(header: str) -> str:
     """The word a column is called by in prose: the first of its header ('HMA' of 'HMA tok/s')."""
     words = _HEAD_WORD.findall(header.lower())
@@ -254,14 +243,13 @@ def _later_is_base(doc, t, ja: int, jb: int) -> bool:
     '<earlier> relative to <later>' ('以 HMA 相对 full-context 计算')."""
     w = _words()
     ha, hb = t.column_name(ja).lower(), t.column_name(jb).lower()
-    if _has_word(hb, w["baseline_head"]) and not _has_word(ha, w["baseline_head"]):
+    if word_in(w["baseline_head"], hb) and not word_in(w["baseline_head"], ha):
         return True
     a, b = _name_word(ha), _name_word(hb)
     if len(a) < 2 or len(b) < 2 or a == b:
         return False
-    rel = "|".join(re.escape(r) for r in sorted(w["relative_to"], key=lambda r: (-len(r), r)))
     said = compile_re(r"(?<![a-z0-9])%s[^。；;\n]{0,30}?(?:%s)\s*[\"'“”‘’`*]*\s*%s" % (
-        re.escape(a), rel, re.escape(b)), re.IGNORECASE)
+        re.escape(a), w["relative_to"], re.escape(b)), re.IGNORECASE)
     return any(said.search(doc.blocks[i].text) for i in t.caption_blocks)
 
 
@@ -286,6 +274,7 @@ def change_columns(doc, by_block) -> list:
         changes = {c.column for c in t.header if c.column >= 3 and is_change(c) and derived_here(c)}
         better = {c.column: any(w in c.text.lower() for w in improve) for c in t.header}
         plain = [c.column for c in t.header if c.column >= 1 and not is_change(c)]
+        base_later = {}     # (earlier, later column) -> the later is the baseline: once per table
         for row in t.rows if changes else ():
             cells = {c.column: c for c in row.cells}
             for k in sorted(changes):
@@ -309,7 +298,10 @@ def change_columns(doc, by_block) -> list:
                 if better[k] and fa.kind in ("latency", "duration"):
                     # an 'Improvement' of a time: -5% is 5% slower, a longer time
                     direction = -direction
-                ops = (fb, fa) if _later_is_base(doc, t, before[0], before[1]) else (fa, fb)
+                pair = (before[0], before[1])
+                if pair not in base_later:
+                    base_later[pair] = _later_is_base(doc, t, *pair)
+                ops = (fb, fa) if base_later[pair] else (fa, fb)
                 out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction))
     return out
 

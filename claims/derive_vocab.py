@@ -10,7 +10,8 @@ from ._data import load
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 
-def _alternation(words) -> str:
+def alternation(words) -> str:
+    """A regex of ``words``, the longest first (ties by text: the same pattern in every process)."""
     return "|".join(re.escape(w) for w in sorted({w for w in words if w}, key=lambda w: (-len(w), w)))
 
 
@@ -76,27 +77,27 @@ class Vocabulary:
 @lru_cache(maxsize=None)
 def vocabulary() -> Vocabulary:
     d = load("derivations.yaml")
-    w = {k: _alternation(v) for k, v in d.items()}
+    w = {k: alternation(v) for k, v in d.items()}
     ci = re.IGNORECASE
     approx = w["approx"]
     arrows = w["arrows"]
-    changes = _alternation(d["gap"] + d["decrease"] + d["increase"])
-    lead_words = _alternation(d["ahead"] + d["behind"] + d["increase"] + d["decrease"])
+    changes = alternation(d["gap"] + d["decrease"] + d["increase"])
+    lead_words = alternation(d["ahead"] + d["behind"] + d["increase"] + d["decrease"])
     sep = r"[\s\-–—;；,，、:：/|*]*"
     sources = dict(
         gap=(w["gap"], ci), decrease=(w["decrease"], ci),
         increase=(w["increase"], ci), ahead=(w["ahead"], ci),
         behind=(w["behind"], ci), performance=(w["performance"], ci),
         compare=(w["compare"], ci),
-        from_to=(_alternation(d["to"] + d["arrows"]), ci),
+        from_to=(alternation(d["to"] + d["arrows"]), ci),
         than=(w["than"], ci),
-        gap_after=(_alternation(d["gap"] + d["decrease"] + d["increase"] + d["gap_after"]), ci),
+        gap_after=(alternation(d["gap"] + d["decrease"] + d["increase"] + d["gap_after"]), ci),
         gap_between=(r"[\s,，;；(（]*(?:a|an|即|the)?\s*(?:" + changes + "|" + w["gap_between"]
                                + r")?\s*(?:" + approx + r")?\s*", ci),
         lead_ahead=(r"\s*(" + w["ahead"] + ")", ci),
         lead_behind=(r"\s*(" + w["behind"] + ")", ci),
         lead_word=(r"(" + lead_words + r")\s*(" + approx + r")?\s*$", ci),
-        behind_word=(_alternation(d["behind"] + d["decrease"]), ci),
+        behind_word=(alternation(d["behind"] + d["decrease"]), ci),
         gap_then=(r"\s{0,2}(?:的)?\s{0,2}(" + w["gap"] + ")", ci),
         versus=(sep + r"(?P<vs>" + w["versus"] + r")?" + sep, ci),
         from_before=(r"(?:" + w["from"] + r")\s*(?:" + approx + r")?\s*$", ci),
@@ -114,17 +115,17 @@ def vocabulary() -> Vocabulary:
         whole_after=(r"[^\d\n。；;|]{0,24}?[=＝]\s*|\s*[)）]?\s*(?:" + w["whole_after"]
                                + r")\s*[:：]?\s*", ci),
         lead_extra=(w["lead_extra"], ci),
-        table_ahead=(_alternation(d["ahead"] + d["increase"] + d["lead_extra"]), ci),
-        table_behind=(_alternation(d["behind"] + d["decrease"]), ci),
-        compare_before=(r"(?<![A-Za-z])(?:" + _alternation(d["compare"] + d["baseline_before"])
+        table_ahead=(alternation(d["ahead"] + d["increase"] + d["lead_extra"]), ci),
+        table_behind=(alternation(d["behind"] + d["decrease"]), ci),
+        compare_before=(r"(?<![A-Za-z])(?:" + alternation(d["compare"] + d["baseline_before"])
                                   + r")\s*(?:the|its|their|that of|those of)?\s*[*`_]*\s*$", ci),
-        compare_after=(r"(?<![A-Za-z])(?:" + _alternation(d["compare"] + d["baseline_before"])
+        compare_after=(r"(?<![A-Za-z])(?:" + alternation(d["compare"] + d["baseline_before"])
                                  + r")(?![A-Za-z])", ci),
         divide=(w["divide"], ci), result=(w["result"], ci),
         share_after=(r"\s*(?:of\s+(?:the\s+|its\s+|their\s+)?(?:" + w["share_of"] + r")\b)", ci),
         share_before=(r"(?:" + w["share_zh"] + r")\s*$"),
         restate=(r"\s*[,，]?\s*[（(]?\s*(?:" + w["restate"] + r")\s*[,，:：]?\s*", ci),
-        scale_verb=(_alternation(list(d["scale_verbs"])), ci),
+        scale_verb=(alternation(list(d["scale_verbs"])), ci),
     )
     sources = {k: (v if isinstance(v, tuple) else (v, 0)) for k, v in sources.items()}
     return Vocabulary(sources, {"scale_factor": {k.lower(): val for k, val in d["scale_verbs"].items()}})

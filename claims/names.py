@@ -35,6 +35,7 @@ from typing import Optional
 
 from ._data import DATA_DIR, load
 from .pattern_cache import compile_re  # compiled once per machine, not per process
+from .structure import LIST_SEP
 
 # ASCII boundaries on purpose: a name abutting Chinese text ('与SpecInfr不同') is still a token.
 # A token next to '/' is part of a path or of an 'A/B' alternative and is not read as a name.
@@ -126,8 +127,6 @@ def read(analysis) -> DocumentNames:
     return got
 
 
-# only a list separator between two names: ', ', '、', ' / ', ' and ', '和'
-_LIST_SEP = compile_re(r"\s{0,2}(?:[,，、/;；]|\s(?:and|or|&)\s|和|与|及|或)\s{0,2}(?:and\s|or\s)?")
 
 
 def _mark_lists(text: str, names: list) -> None:
@@ -136,7 +135,8 @@ def _mark_lists(text: str, names: list) -> None:
     run = -1
     for i in range(1, len(names)):
         a, b = names[i - 1], names[i]
-        if a.block is not None and a.block == b.block and _LIST_SEP.fullmatch(text, a.end, b.start):
+        if a.block is not None and a.block == b.block and text[a.end:b.start].strip() \
+                and LIST_SEP.fullmatch(text, a.end, b.start):
             if a.listed < 0:
                 run += 1
                 a.listed = run

@@ -15,11 +15,11 @@ from functools import lru_cache
 
 from ._data import load
 from .conditions import TOKEN_COUNT_FACETS, k_tokens
+from .derive_vocab import alternation
 from .model import Condition
 from .pattern_cache import compile_re  # compiled once per machine, not per process
+from .structure import LIST_SEP
 
-# between two items of one list: ', ', '、', ' and ', ', and ', ' / '
-_SEP = compile_re(r"\s{0,2}(?:,|，|、|/|;|；)?\s{0,2}(?:and|or|和|与|及|以及)?\s{0,2}")
 # one condition value: '1K', '2k', '4096', '32', '1.5K'
 _VALUE = compile_re(r"(?<![\w.])(\d{1,6}(?:\.\d)?\s?[Kk]?)(?![\w.])")
 _SPACES = compile_re(r"\s+")
@@ -28,8 +28,7 @@ _SPACES = compile_re(r"\s+")
 @lru_cache(maxsize=None)
 def _vocabulary():
     d = load("respectively.yaml")
-    words = compile_re("|".join(re.escape(w) for w in sorted(d["words"], key=lambda w: (-len(w), w))),
-                       re.IGNORECASE)
+    words = compile_re(alternation(d["words"]), re.IGNORECASE)
     facets = []
     for facet, names in d["facets"].items():
         alts = "|".join((r"(?<![A-Za-z])%s(?![A-Za-z])" % re.escape(n)) if n[:1].isascii() else re.escape(n)
@@ -42,7 +41,7 @@ def _runs(items, text, same):
     """Maximal runs (length >= 2) of consecutive items with only a list separator between them."""
     out, run = [], []
     for it in items:
-        if run and same(run[-1], it) and _SEP.fullmatch(text, run[-1][1], it[0]):
+        if run and same(run[-1], it) and LIST_SEP.fullmatch(text, run[-1][1], it[0]):
             run.append(it)
             continue
         if len(run) >= 2:

@@ -300,7 +300,10 @@ def _other_entry_of_digest(ctx, claim, line: int) -> bool:
     b = doc.blocks[claim.block]
     if b.entry is None and b.section is None:
         return False        # the digest's header line sums up its entries: any of them may be meant
-    there = next((x for x in doc.blocks if x.line == line), None)
+    # the first block of each line, indexed once per document (a digest fires many CV101s)
+    first = ctx.memo(("precondition.block_of_line",),
+                     lambda: {x.line: x for x in reversed(doc.blocks)})
+    there = first.get(line)
     return there is not None and (there.entry, there.section) != (b.entry, b.section)
 
 
