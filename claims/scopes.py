@@ -539,7 +539,21 @@ class Scopes:
         sentence or the one before it, or the line right before its block, links an arXiv or
         conference paper; a paper linked earlier in a long paragraph is what a method comes
         from, not where the figure does)?"""
-        return self._told_elsewhere(sent) or self._cited_paper(c, b, sent)
+        return self._told_elsewhere(sent) or self._cited_paper(c, b, sent) or self._table_elsewhere(b)
+
+    def _table_elsewhere(self, b) -> bool:
+        """A table cell whose caption says the table is another experiment's ('某某的论文在 332 MB
+        embedding 的场景下测得:', 'In a quick test …:')."""
+        if b.table is None:
+            return False
+        key = ("table elsewhere", b.table)
+        got = self._memo.get(key)
+        if got is None:
+            t = self.doc.tables[b.table]
+            caption = t.caption_blocks or ([t.caption] if t.caption is not None else [])
+            rx, text, blocks = _rx()[4], self.doc.text, self.doc.blocks
+            got = self._memo[key] = any(rx.search(text, blocks[i].start, blocks[i].end) for i in caption)
+        return got
 
     def _told_elsewhere(self, sent) -> bool:
         """The figure's sentence says it comes from another experiment ('初步实验', 'a quick test')."""

@@ -103,6 +103,10 @@ def _one_table(doc, a, b) -> bool:
     return ta is not None and ta == tb
 
 
+def _elsewhere(claim) -> bool:
+    return "other_experiment" in (claim.traits or ())
+
+
 def _cited(ctx, claim) -> set:
     """Real paths of the claim's cited sources that resolve in the corpus."""
     return {os.path.realpath(p) for p, _ in ctx.cited_analyses(claim)}
@@ -168,6 +172,8 @@ def _facts(rule, ctx):
                         continue
                     if _one_table(ctx.document, claim, other):
                         continue      # a table's rows are its cases: two rows never contradict
+                    if _elsewhere(claim) != _elsewhere(other):
+                        continue      # a cited paper's or a quick test's figure is another experiment's
                     theirs = mine_all[id(other)]
                     if theirs.conds and one_sided(mine.conds, theirs.conds, several):
                         continue      # one names a model or load the document has several of
