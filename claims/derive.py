@@ -100,9 +100,14 @@ def _family_of() -> dict:
 def _other_measurement(z, a) -> bool:
     """The stated figure ``z`` measures another quantity than operand ``a`` ('命中率 40%→80%、
     TTFT 降 56%': a hit rate, then a TTFT): not a change between them."""
+    fam = _family_of()
+    if a.kind == "count" and any(m and fam.get(m) != "any" for m in (z.metric, a.metric)):
+        # '10→50 users: +298.4% throughput gain', 'P99 latency increases 60% from 10→100
+        # users': when the words name a quantity, users, requests, GPUs are the load or scale
+        # it was measured at, never the quantity whose change is stated
+        return True
     if not z.metric or not a.metric or z.metric == a.metric:
         return False
-    fam = _family_of()
     fz, fa = fam.get(z.metric, z.metric), fam.get(a.metric, a.metric)
     return fz != fa and "any" not in (fz, fa)
 
@@ -448,7 +453,7 @@ class _Prose:
                 if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
                         and not _BREAK.search(lead) and v.from_before.search(lead)
                         and not _NEW_SUBJECT.search(lead) and _word_in(v.from_to, mid)
-                        and not _other_measurement(z, a)):
+                        and not _other_measurement(z, a) and not _other_measurement(z, b)):
                     # ('输出吞吐提升约 4.01 倍，而平均 TPOT 仅从 9.53 ms 变成 9.64 ms': the TPOT's own pair)
                     return (ai, a), (bi, b)
             return None
@@ -462,7 +467,7 @@ class _Prose:
                 return (ai, a), (bi, b)
             return None
         m = v.bare_before_arrow.search(text[max(0, b.start - 24):b.start])
-        if not m or b.value is None:
+        if not m or b.value is None or _other_measurement(z, b):
             return None
         start = max(0, b.start - 24) + m.start(1)
         if start < z.end:
@@ -549,7 +554,7 @@ class _Prose:
         if not (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(mid) <= 25 and len(tail) <= 25
                 and ai not in self.used_ops and bi not in self.used_ops and not _CLOSE_PAREN.search(tail)
                 and _word_in(v.from_to, mid) and not _BREAK.search(mid) and not _CLAUSE_END.search(tail)
-                and not _other_measurement(z, a)):
+                and not _other_measurement(z, a) and not _other_measurement(z, b)):
             return None
         _, after = self._around(p)
         words = mid + " " + tail + " " + after[:15]
