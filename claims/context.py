@@ -352,6 +352,18 @@ def _label_subject(text, c, clause_lo):
     return name.lower()
 
 
+# an absolute figure written as a difference ('Higher VRAM usage (4GB more)', '多出 4 GB 显存',
+# '比 A 多 120 ms'): by how much, not how much -- it restates no level and contradicts none
+_DIFF_AFTER = compile_re(r"\s{0,2}(?:more|less|fewer|higher|lower|larger|smaller|extra|additional)(?![A-Za-z])", re.IGNORECASE)
+_DIFF_BEFORE = compile_re(r"(?:多出|高出|低出|多了|少了|(?<![最至])多|(?<![最至])少)\s{0,2}(?:约|近|了)?\s{0,2}$")
+_ABSOLUTE = ("memory", "latency", "duration", "throughput", "bandwidth", "compute", "currency")
+
+
+def _difference(text, c, clause) -> bool:
+    return c.kind in _ABSOLUTE and (_DIFF_AFTER.match(text, c.end, clause[1]) is not None
+                                    or _DIFF_BEFORE.search(text, max(clause[0], c.start - 8), c.start) is not None)
+
+
 _AFTER_BARE = compile_re(r"[*_\s]{0,3}(?:$|[，,。;；、)）|+＋\]]|\s[+＋-]\s|\s?(?:and|与|和|及)\s)")
 
 
@@ -515,6 +527,8 @@ def annotate(doc, claims, names=None) -> dict:
                 and _label_before(text, c, sent):
             # a name, the figure, and nothing after it ('EvalKit 3.2× +', 'SystemX 1.9×，')
             c.traits = sorted(set(c.traits) | {"bare"})
+        if _difference(text, c, clause):
+            c.traits = sorted(set(c.traits) | {"difference"})
         if scopes.elsewhere(c, b, sent):
             # from another experiment than the document's own: a quick test, a cited paper
             c.traits = sorted(set(c.traits) | {"other_experiment"})

@@ -604,7 +604,8 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
     if not subj:
         subj = [lab for lab, _, _ in intro_ments]
         if len({x.index for x in subj}) != 1:
-            return [], []
+            # only a baseline is named: the caller may take the table's other label
+            return [], (base or [])
     if not base:
         before = seg[lo:z.start - seg_start]
         after = seg[z.end - seg_start:z.end - seg_start + 40]
@@ -741,6 +742,11 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
             or z.kind == "ratio"):
         return None
     subj, base = _roles(v, seg, seg_start, ments, z, intro_ments)
+    if not subj and base:
+        # 'Prefill gap: 10.2x (HGEMM FP16 reads vs llama.cpp fused Q4K GEMM)': only the
+        # baseline is named; in a table of two the subject is the other one
+        rest = [lab for lab in labels if lab.index not in {x.index for x in base}]
+        subj = rest if len(rest) == 1 else subj
     if not subj:
         return None
     if base is None:

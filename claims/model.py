@@ -271,6 +271,7 @@ class Claim:
     markers: list = field(default_factory=list)      # 'unverified', 'conditional', 'hedged', 'abstract_only'
     # how the figure is written: 'bare' (a name, the figure, nothing after it: 'SystemX 1.9×'),
     # 'other_experiment' (a quick test, a cited paper: the document's setup does not apply)
+    # 'difference' (an absolute figure written as a difference: '4GB more', '多 120 ms')
     traits: list = field(default_factory=list)
     sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
     role: str = "body"

@@ -26,12 +26,13 @@ from .pattern_cache import compile_re  # compiled once per machine, not per proc
 # blank line ends a sentence; a full stop ends one only before a space or the end (not '3.5'),
 # and not after a lone digit (a packed list's '要点： 1. foo 2. bar', a version's 'V3.2.');
 # 'at batch 32. On batch 1 …' and '… using FP16. SGLang …' are two sentences each.
-SENT_END = compile_re(r"[。！？!?；;]|\.(?=\s|$)(?<!(?<![\d,])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
+# (a period before closing emphasis ends a sentence too: '**Decode: 13% faster (0.88x).** Improvement: …')
+SENT_END = compile_re(r"[。！？!?；;]|\.(?=[*_]{0,3}(?:\s|$))(?<!(?<![\d,])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
 # A clause ends at a comma, a dash between spaces or a bracket as well as at a sentence end.
 # what may stand between two items of one written list: ', ', '、', ' and ', ', and ', ' / ', '和'
 # (fullmatch it between two items; a caller that needs a separator checks the text is not blank)
 LIST_SEP = compile_re(r"\s{0,2}(?:,|，|、|/|;|；)?\s{0,2}(?:and|or|&|和|与|及|以及|或)?\s{0,2}")
-CLAUSE_END = compile_re(r"[。！？!?；;，、]|\.(?=\s|$)|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
+CLAUSE_END = compile_re(r"[。！？!?；;，、]|\.(?=[*_]{0,3}(?:\s|$))|,(?!\d{3})|\s[-–—+]\s|[（(]|[）)]")
 # Words that open a sentence by pointing back at the previous one ('That is 50% better …').
 ANAPHORA = compile_re(r"\s*(?:That|This|It|These|Those|Which|Its|i\.e\.|这|该|其|此|它|即|也就是)", re.IGNORECASE)
 

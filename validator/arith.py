@@ -340,6 +340,8 @@ def check_lead(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool =
     r = _div(iy, ix) if inverse else _div(ix, iy)
     if r is None:
         return None
+    if z.kind not in _PERCENT_KINDS and z.value is not None and 0 < z.value < 1:
+        direction = 0       # 'realizr vs llama.cpp: 0.98x' states the ratio itself, behind or not
     flipped = bool(direction) and ((direction > 0 and r[1] < 1) or (direction < 0 and r[0] > 1))
     if z.kind in _PERCENT_KINDS:
         # 'z% slower than Y' is read as X = (1-z)·Y or as Y = (1+z)·X

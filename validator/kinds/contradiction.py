@@ -162,6 +162,8 @@ def _facts(rule, ctx):
             mine = mine_all.get(id(claim))
             if mine is None or not mine.conds:
                 continue          # the setup is unknown: nothing can be said
+            if "difference" in (claim.traits or ()):
+                continue          # '4GB more' says by how much, not how much
             # (rank, path, claim, kind, facets); rank orders the evidence: cited source first
             found = []
             if "document" in scopes:
@@ -172,6 +174,8 @@ def _facts(rule, ctx):
                         continue
                     if _one_table(ctx.document, claim, other):
                         continue      # a table's rows are its cases: two rows never contradict
+                    if "difference" in (other.traits or ()):
+                        continue
                     if _elsewhere(claim) != _elsewhere(other):
                         continue      # a cited paper's or a quick test's figure is another experiment's
                     theirs = mine_all[id(other)]
