@@ -333,7 +333,11 @@ _NOT_A_LABEL = {"the", "a", "an", "and", "or", "with", "on", "in", "at", "by", "
                 "is", "was", "are", "were", "be", "vs", "than", "up", "about", "over", "under", "only",
                 "this", "that", "it", "we", "our", "total", "average", "mean", "median", "peak", "p50",
                 "p90", "p95", "p99", "tps", "qps", "ttft", "tpot", "itl", "e2e", "throughput", "latency",
-                "speedup", "memory", "accuracy", "score", "note", "result", "results", "wall-clock"}
+                "speedup", "memory", "accuracy", "score", "note", "result", "results", "wall-clock",
+                # words of a sentence, not names: 'Sum: ~30–45%', 'Past 70%, you start …'
+                "sum", "past", "above", "below", "beyond", "around", "nearly", "almost", "overall",
+                "combined", "net", "together", "all", "both", "each", "every", "roughly", "approximately",
+                "today", "now", "then", "here", "there", "still", "just", "even", "at", "after", "before"}
 
 
 def _label_subject(text, c, clause_lo):

@@ -361,9 +361,16 @@ def list_intros(doc, counts: list) -> list:
             tops = [doc.blocks[it.block] for it in its if it.depth == top]
             readings.append(Reading("list items", [Item(x.line, x.text[:40]) for x in tops], len(tops), len(tops)))
         if bi in tables_by_caption:
-            rows = tables_by_caption[bi].rows
+            t = tables_by_caption[bi]
+            rows = t.rows
             readings.append(Reading("table rows", [Item(r.line, next((x.text[:40] for x in r.cells if x.text), ""))
                                                   for r in rows], len(rows), len(rows)))
+            # '三轮实际输出吞吐分别为：' over '| 模式 | 第 1 轮 | 第 2 轮 | 第 3 轮 |': the items may
+            # stand side by side, as the table's columns
+            cols = [x for x in t.header if x.column >= 1 and x.text.strip()]
+            if len(cols) >= 2:
+                readings.append(Reading("table columns", [Item(t.line, x.text[:40]) for x in cols],
+                                        len(cols), len(cols)))
         out.append(enum_statement(doc, c, readings, "list_intro"))
     return out
 

@@ -233,6 +233,12 @@ _CHIP = (r"(?-i:[A-Z][A-Za-z]{0,10}[\s-]?\d{2,4}[A-Za-z]?)"
          r"(?=\s?(?:AI\s?)?(?:芯片|加速卡|(?-i:[Cc]hips?|[Aa]ccelerators?)(?![A-Za-z])))")
 
 
+# a desktop or laptop CPU by its model number ('Intel i7-13700H', 'Core i9-14900K', 'Core Ultra 7 155H',
+# 'Ryzen 9 7950X'): the hardware of a CPU inference run
+_CPU = (r"(?-i:(?:Core\s?)?i[3579][- ]\d{4,5}[A-Z]{0,3}|Core\s?Ultra\s?[579]\s?\d{3}[A-Z]{0,2}"
+        r"|Ryzen\s?(?:[3579]|Threadripper)(?:\s?PRO)?\s?\d{4}[A-Z0-9]{0,3})")
+
+
 @lru_cache(maxsize=None)
 def _tables():
     data = load("entities.yaml")
@@ -255,7 +261,7 @@ def _tables():
         _NAME_START + r"(?<![%s0-9_])(?:(?P<n>\d{1,5})" % _LETTER + r"\s{0,3}(?:[×xX*]|块|张|卡|颗)?\s{0,3})?"
         r"(?:" + ci_alternation(["nvidia", "amd", "intel", "google"]) + r"\s{1,3})?"
         r"(?:" + ci_alternation(["instinct", "tesla", "geforce", "radeon"]) + r"(?:™|®)?\s{1,3})?"   # '8× AMD Instinct™ MI300X'
-        r"(?P<hw>" + ci_alternation(hw_alias) + "|" + _CHIP + r")"
+        r"(?P<hw>" + ci_alternation(hw_alias) + "|" + _CHIP + "|" + _CPU + r")"
         r"(?:s(?![A-Za-z0-9_]))?"          # the plural English writes: 'on 8 H100s', 'A100s'
         r"(?:\s{0,3}(?:" + ci_alternation(["sxm"]) + r"\d?|" + ci_alternation(["pcie"]) + "|"
         + ci_alternation(["nvl"]) + r"\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}" + _ci("g") + "(?:" + _ci("i")

@@ -84,18 +84,24 @@ def _starts(doc, what):
 
 def _items(doc) -> list:
     """Bullet blocks as list items; a list is a run of bullets with nothing else between
-    them; its introduction is the paragraph (or packed-bullet label) right before it."""
+    them but the items' own indented paragraphs ('1. **…**' then '   做法：…' then '2. …');
+    its introduction is the paragraph (or packed-bullet label) right before it."""
     out = []
     list_id = -1
     prev = None          # index of the previous block
     text = doc.text
     indent_of = {}       # line -> indentation (packed bullets share their line's)
+    last = None          # the block of the latest bullet, while only its own paragraphs follow it
     for bi, b in enumerate(doc.blocks):
         if b.kind != "bullet":
-            prev = bi
+            if last is not None and not (b.kind == "paragraph" and _indent(doc, b) > _indent(doc, doc.blocks[last])
+                                         and b.section == doc.blocks[last].section):
+                last = None
+            if last is None:
+                prev = bi
             continue
         p = doc.blocks[prev] if prev is not None else None
-        if not out or out[-1].block != bi - 1:
+        if not out or (out[-1].block != bi - 1 and out[-1].block != last):
             list_id += 1
             intro = None
             if p is not None and p.kind in ("paragraph", "heading", "entry_heading") and \
@@ -111,8 +117,17 @@ def _items(doc) -> list:
                 k += 1
             depth = indent_of[b.line] = min((k - ls) // 2, 8)
         out.append(ListItem(block=bi, list_id=list_id, intro=intro, depth=depth))
-        prev = bi
+        prev = last = bi
     return out
+
+
+def _indent(doc, b) -> int:
+    """Columns of white space (and block-quote marks) before the block's first line."""
+    ls = doc.line_starts[b.line - 1]
+    k = ls
+    while k < b.start and doc.text[k] in " \t>":
+        k += 1
+    return k - ls
 
 
 def _last_line(doc, b) -> int:
