@@ -464,6 +464,13 @@ def _tables_above(doc, by_section, captions, s, b) -> list:
     """The tables a sentence may summarize: the one it captions, and in its section and each
     section above it the last table before it (a later table ends an earlier one's scope)."""
     out = list(captions.get(s.block, ())) if _introduces(doc, s, b) else []
+    prev = _previous_sibling(doc, b.section)
+    if prev is not None and not by_section.get(b.section, ((), ()))[0]:
+        # '### 12.4 解读' after '### 12.3 端到端指标对比': a section of prose right after a
+        # section that ends in a table reads that table
+        tabs, _ = by_section.get(prev, ((), ()))
+        if tabs:
+            out.append(tabs[-1])
     k = b.section
     while True:
         tabs, lines = by_section.get(k, ((), ()))
@@ -492,12 +499,29 @@ def _in_scope(doc, t, nxt, s, b) -> bool:
         return _introduces(doc, s, b)
     if b.line <= t.end_line or (nxt is not None and b.line >= nxt):
         return False
+    if b.section == t.section:
+        return True         # one section, or a document without headings
     k = b.section
     while k is not None:
         if k == t.section:
             return True
         k = doc.sections[k].parent
-    return False
+    return b.section is not None and t.section is not None and t.section == _previous_sibling(doc, b.section)
+
+
+def _previous_sibling(doc, k):
+    """The section right before section ``k`` at its level under the same parent (None when
+    ``k`` is its parent's first)."""
+    if k is None or k == 0:
+        return None
+    sec = doc.sections[k]
+    for j in range(k - 1, -1, -1):
+        other = doc.sections[j]
+        if other.level < sec.level:
+            return None
+        if other.level == sec.level:
+            return j if other.parent == sec.parent else None
+    return None
 
 
 def _item_of(doc, block):
@@ -642,8 +666,8 @@ def _direction(v, near: str, z) -> tuple:
         return -1, perf
     if ahead and not behind:
         return 1, perf
-    if z.kind == "ratio" and not behind:
-        return 1, perf          # 'twice that of', '是 X 的两倍'
+    if z.kind == "ratio" and not behind and not v.gap.search(near):
+        return 1, perf          # 'twice that of', '是 X 的两倍' ('a 10.2x gap' is either way round)
     return 0, perf
 
 
@@ -784,6 +808,16 @@ def _range_of(grid, axis, ments, z):
     if not named:
         return None
     out = None
+    if len(named) >= 2:
+        # '尾延迟(P99/P95 ITL,P99 TPOT)显著改善 25-30%' under a table whose rows are those metrics:
+        # the values a column gives the named rows (or, transposed, a row gives the named columns)
+        keys = [c.column for c in grid.t.header if c.column >= 1] if axis == "rows" else range(len(grid.t.rows))
+        for k in keys:
+            vals = [grid.value.get((m, k) if axis == "rows" else (k, m)) for m in sorted(named)]
+            vals = [x for x in vals if x is not None and x.kind == z.kind and x.value is not None]
+            if len(vals) >= 2 and len(vals) == len(named):
+                d = Derivation(form="range_summary", stated=z, operands=tuple(vals))
+                out = d if out is None else replace(out, alternatives=out.alternatives + (d,))
     for m in named:
         # ``axis`` holds the mentioned labels: read the values along the other axis
         keys = range(len(grid.t.rows)) if axis == "cols" else [c.column for c in grid.t.header if c.column >= 1]

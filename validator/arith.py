@@ -352,6 +352,9 @@ def check_lead(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool =
     else:
         rr = r if direction >= 0 else (_recip(r[1]), _recip(r[0]))
         readings = [Reading("ratio", *rr), Reading("ratio_minus_one", rr[0] - 1, rr[1] - 1)]
+        if direction == 0 and rr[1] < 1:
+            # a gap named with no direction ('Prefill gap: 10.2x'): the larger over the smaller
+            readings.append(Reading("ratio", _recip(rr[1]), _recip(rr[0])))
     return Verdict(ok=_fits(sz, readings) and not flipped, readings=readings, flipped=flipped, stated=sz)
 
 
@@ -442,6 +445,9 @@ def check_range_summary(values: list, z, approx_rel: float = 0.1) -> Optional[Ve
     ivs = [fraction_interval(c, approx_rel) for c in values]
     if sz is None or any(i is None for i in ivs) or z.low is None or z.high is None:
         return None
+    if min(z.low, z.high) >= 0 and all(i[1] <= 0 for i in ivs):
+        # '改善 25-30%' over cells of −25.3%, −30.0%: the range gives the sizes of the falls
+        ivs = [(-i[1], -i[0]) for i in ivs]
     inside = all(overlaps(sz, i) for i in ivs)
     # each end of the range on its own: what rounds to it (or, for the upper end, truncates)
     half = 0.5 * 10 ** -(z.decimals or 0) * _scale(z) / (100.0 if z.kind in _PERCENT_KINDS else 1.0)
