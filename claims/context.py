@@ -249,6 +249,8 @@ def _metric(text, c, clause, block, prev_same_kind, header=None, sent=None):
         # before how it moved
         for group in (quantity, change):
             for cell in header:
+                if _CATEGORY.search(text, cell.start, cell.end):
+                    continue    # '| KV cache 容量/加载 | …': a row of a kind of work, not a quantity
                 hits = [(order, name) for name, order, _, _ in _hits(group, text, cell.start, cell.end)
                         if not (kinds.get(name) and c.kind not in kinds[name])]
                 if hits:
@@ -262,6 +264,11 @@ def _metric(text, c, clause, block, prev_same_kind, header=None, sent=None):
         if best is None or (c.start - me, order) < best[0]:
             best = ((c.start - me, order), name)
     return best[1] if best else None
+
+
+# a label that names two kinds of thing at once ('容量/加载', 'Capacity / Loading'): a category
+# ('tokens/sec' is a unit: English words count only with spaces around the slash)
+_CATEGORY = compile_re(r"[\u4e00-\u9fff]{2,}\s{0,2}/\s{0,2}[\u4e00-\u9fff]{2,}|[A-Za-z]{3,}\s/\s[A-Za-z]{3,}")
 
 
 def _column_header(doc, b):
@@ -381,8 +388,33 @@ def _label_before(text, c, sent) -> bool:
     return _NAME_LABEL.search(text, max(sent[0], c.start - 40), c.start) is not None
 
 
-def _subject_and_baseline(doc, c, b, bi, sent, subjects):
+def _column_subject(doc, b, scopes):
+    """The system a table column is of: its header cell names one ('| InferFlux cuda_llama_cpp |
+    Ollama |'), known to the vocabulary or written as a name; None for the label column."""
+    if b.kind != "table_cell" or not b.cell or b.table is None:
+        return None
+    head = next((h for h in doc.tables[b.table].header if h.column == b.cell and h.block is not None), None)
+    if head is None:
+        return None
+    known = scopes.info(head.block).systems
+    if known:
+        return known[0].value
+    m = _HEAD_NAME.match(doc.text, doc.blocks[head.block].start, doc.blocks[head.block].end)
+    if m and m.group(1).lower() not in _NOT_A_LABEL and not _metrics()[0][1].match(m.group(1)):
+        return m.group(1).lower()
+    return None
+
+
+# a header cell that opens with a product's camel-case name ('InferFlux cuda_llama_cpp'); a
+# plain capitalised word ('Time to generate …', 'Throughput') is a column's quantity, no name
+_HEAD_NAME = compile_re(r"[*_\s]{0,3}((?-i:[A-Z][a-z]+[A-Z][A-Za-z0-9]*))(?=[\s*_]|$)")
+
+
+def _subject_and_baseline(doc, c, b, bi, sent, subjects, scopes=None):
     subject, _how = _pick_subject(doc.text, c, bi.systems, sent, b.start, bi)
+    if subject is None and scopes is not None:
+        # a cell of a system's column is that system's figure, not the heading's system
+        subject = _column_subject(doc, b, scopes)
     if subject is None:
         # no known system: the figure is the value of a named thing ('EvalKit 3.2×', 'GSM8K-Plat: 88.1%')
         subject = _label_subject(doc.text, c, sent[0])
@@ -509,7 +541,7 @@ def annotate(doc, claims, names=None) -> dict:
         sent = bounds(text, b.start, b.end, c.start, c.end, SENT_END)
         clause = bounds(text, b.start, b.end, c.start, c.end, CLAUSE_END)
         around[id(c)] = (sent, clause)
-        c.subject, c.baseline = _subject_and_baseline(doc, c, b, bi, sent, subjects)
+        c.subject, c.baseline = _subject_and_baseline(doc, c, b, bi, sent, subjects, scopes)
 
         scope_key = (c.block, c.kind)
         entry_key = (b.entry, b.section, c.kind)

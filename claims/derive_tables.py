@@ -289,6 +289,11 @@ def change_columns(doc, by_block) -> list:
                 ua, ub = _written_unit(a), _written_unit(b)
                 if ua is None or ua != ub or ua == "%":
                     continue
+                ha, hb = _header_units(t.column_name(before[0])), _header_units(t.column_name(before[1]))
+                if not ua and ha and hb and ha.isdisjoint(hb):
+                    # '| ms/step | samples/s | 较前一项提升 |': bare numbers under two units are
+                    # two quantities (the change is down the column, from the row before)
+                    continue
                 fz, fa, fb = (cell_figure(doc, z, by_block, "percent"), cell_figure(doc, a, by_block),
                               cell_figure(doc, b, by_block))
                 if fz is None or fa is None or fb is None or fz.kind != "percent":
@@ -304,6 +309,15 @@ def change_columns(doc, by_block) -> list:
                 ops = (fb, fa) if base_later[pair] else (fa, fb)
                 out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction))
     return out
+
+
+_UNIT_TOKEN = compile_re(r"[a-zμ]+(?:/[a-z]+)+|(?<![a-z])(?:ms|us|μs|s|sec|secs|seconds?|gb|gib|mb|mib|tok|tokens?|rps|qps|tps|w|watts?)(?![a-z])")
+
+
+def _header_units(header: str) -> set:
+    """The unit words a column header writes ('ms/step', 'samples/node/s', 'TTFT (ms)'),
+    empty when it writes none."""
+    return set(_UNIT_TOKEN.findall(header.lower()))
 
 
 def row_totals(doc, by_block) -> list:
@@ -777,6 +791,12 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
         base = [lab for lab in labels if lab.index not in {x.index for x in subj}]
     direction, perf = _direction(v, near, z)
     measures = grid.measures(axis)
+    for x in subj:
+        for mi, _, _ in measures:
+            f = grid.cell(axis, x.index, mi)
+            if f is not None and f.kind == z.kind and f.value is not None and f.value == z.value:
+                # 'int2/g32 buys 5.33×' beside its row's 5.33× cell: the figure quotes the cell
+                return None
     if metric_words:
         measures = [m for m in measures if m[1] & metric_words]
     elif z.kind == "percent":

@@ -230,6 +230,8 @@ class Scopes:
     def _setup_mentions(self, st):
         """What a Setup record states: a setup line or parenthesis its labelled part, any other
         setup (section, list, paragraph) every mention of its blocks."""
+        if st.kind == "code":
+            return list(st.mentions)
         out = []
         for k, i in enumerate(st.blocks):
             bi = self.info(i)
@@ -420,6 +422,7 @@ class Scopes:
             out += _front_matter_conditions(doc)
             if self.post:
                 out += self._dominant()
+                out += self._one_launch()
                 # a leading 'Overview' / 'TL;DR' / '背景' section introduces the whole document
                 intro_rx = _rx()[3]
                 from .segment import clean_title
@@ -429,6 +432,17 @@ class Scopes:
                         out += [x for i in self.section_blocks.get(k, ()) for x in self.info(i).conds]
             return out
         return self._once(("document",), compute)
+
+    def _one_launch(self):
+        """A post whose launch commands all serve one model (on one GPU type) was measured with
+        it: 'vllm serve /data/Qwen3-8B' in every startup block of a report on three methods."""
+        code = [st for st in self.doc.setups if st.kind == "code"]
+        out = []
+        for kind in ("model", "hardware"):
+            ms = [x for st in code for x in st.mentions if x.kind == kind]
+            if ms and len({x.value for x in ms}) == 1:
+                out.append(ms[0])
+        return out
 
     def _dominant(self):
         """A post that names one GPU (or one model) nearly everywhere it names one states its
@@ -597,6 +611,12 @@ def document_facets(doc, claims) -> dict:
             key = _COUNT_PREFIX.sub("", str(v)).lower()    # '2×H100' is H100
             slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
             slot[0] += 1
+    for st in doc.setups:
+        if st.kind == "code":      # a launch command in a code block states its model and GPU too
+            for facet, v, s, _e, sf in st.mentions:
+                key = _COUNT_PREFIX.sub("", str(v)).lower()
+                slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
+                slot[0] += 1
     out = {f: tuple(max(vals.values(), key=lambda x: (x[0], -x[1]))[1:]) for f, vals in seen.items()}
     for c in claims:      # what the scopes gave figures (setup lines …)
         for f, cond in (c.conditions or {}).items():

@@ -262,6 +262,42 @@ def _setups(doc, clean_title) -> list:
     return out
 
 
+# a launch command's model argument and a hardware comment in a code block
+_LAUNCH_MODEL = compile_re(r"(?:--model(?:-path|_path)?|--served-model-name|(?:vllm|sglang)\s+serve|\s-m)[ =]+['\"]?(?P<v>[^\s'\"]{3,200})")
+_HW_COMMENT = compile_re(r"(?im)^\s{0,8}(?:#|//)\s{0,4}(?:hardware|gpus?|硬件|机器)\s{0,4}[:：]\s{0,4}(?P<v>[^\n]{2,200})$")
+
+
+def _code_setups(doc) -> list:
+    """The setup a fenced code block's launch command states ('python3 -m sglang.launch_server
+    --model-path meta-llama/Meta-Llama-3.1-8B-Instruct', '# Hardware: 8x A100 80GB GPUs'), for
+    the top section (below the title) holding the block: the reproduce block of a section is how
+    its figures were measured."""
+    from .entities import find_entities
+    out = []
+    text = doc.text
+    heads = [(sec.line, k) for k, sec in enumerate(doc.sections)]
+    for region in doc.code:
+        if region.kind != "fence":
+            continue
+        found = []
+        for m in _LAUNCH_MODEL.finditer(text, region.start, region.end):
+            found += find_entities(text, m.start("v"), m.end("v"), kinds=("model",))
+        for m in _HW_COMMENT.finditer(text, region.start, region.end):
+            found += find_entities(text, m.start("v"), m.end("v"), kinds=("hardware",))
+        if not found:
+            continue
+        k = None
+        for ln, j in heads:
+            if ln <= region.line:
+                k = j
+        while k is not None and doc.sections[k].parent is not None and doc.sections[k].level > 2:
+            k = doc.sections[k].parent
+        if k is not None and doc.sections[k].level <= 1:
+            k = None            # under the title only: the whole document
+        out.append(Setup("code", [], k, None, region.line, mentions=found))
+    return out
+
+
 # ---------------------------------------------------------------- references
 
 # Issue / PR numbers and links, build and release ids: one pattern per form, each starting
@@ -423,5 +459,5 @@ def build(doc, clean_title) -> None:
     doc.sentences = _sentences(doc)
     doc.items = _items(doc)
     _captions(doc)
-    doc.setups = _setups(doc, clean_title)
+    doc.setups = _setups(doc, clean_title) + _code_setups(doc)
     doc.references = _references(doc)

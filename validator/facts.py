@@ -9,7 +9,6 @@ and the base fact fields (``path, line, col, end_line, end_col, surface, key``).
 """
 from __future__ import annotations
 
-import bisect
 
 import re
 from collections import defaultdict
@@ -386,31 +385,12 @@ class Context:
 
 # ---------------------------------------------------------------- derivations
 
-def _sentence_lines(analysis):
-    """claim -> the line its sentence starts on (its own line in a table, or where the
-    document model has no sentence for it): 'achieves 85.6% top-1\\naccuracy … (vs 70.2%
-    for naive Q4_0)' is one statement of two figures although it is hard-wrapped."""
-    doc = getattr(analysis, "document", None)
-    sents = getattr(doc, "sentences", None) or []
-    starts = [s.start for s in sents]
-    blocks = getattr(doc, "blocks", None) or []
-
-    def first(c):
-        if c.block is None or c.block >= len(blocks) or blocks[c.block].kind == "table_cell":
-            return c.line
-        k = bisect.bisect_right(starts, c.start) - 1
-        if k < 0 or sents[k].end <= c.start:
-            return c.line
-        return doc.line_col(sents[k].start)[0]
-    return first
-
-
 def phases(analysis, caches=None) -> dict:
     """id(claim) -> the claim's place in a multi-figure statement, '' for a lone figure.
 
     The two sides of a change ('from A to B', 'A → B', ``Analysis.derivations`` of form
-    'change') are 'from' and 'to' (before and after a change measure different states). Otherwise several figures with one claim key in one sentence (on one line
-    of a table) ('306–327s → <1s', '16,200 and 9,000 tok/s') are tagged by position, 'i/n'.
+    'change') are 'from' and 'to' (before and after a change measure different states). Otherwise several figures with one claim key on one line
+    ('306–327s → <1s', '16,200 and 9,000 tok/s') are tagged by position, 'i/n'.
     Figures are compared only with figures of the same tag. Kept in ``caches`` when given
     (a document read back from the claim ledger has its stored phases put there)."""
     doc = caches.of(analysis) if caches is not None else None
@@ -419,11 +399,10 @@ def phases(analysis, caches=None) -> dict:
     out = {}
     claims = analysis.claims
     lines = defaultdict(list)
-    first = _sentence_lines(analysis)
     for c in claims:
         k = claim_key(c)
         if k:
-            lines[(first(c), k)].append(c)
+            lines[(c.line, k)].append(c)
     for group in lines.values():
         if len(group) > 1:
             for i, c in enumerate(group):

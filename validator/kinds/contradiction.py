@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 from itertools import chain, islice
 
+from claims.structure import sentence_index
+
 from ..facts import (base_fact, compare_conditions, evidence_of, facets_with_several_values,
                      one_sided, statements, statements_agree)
 
@@ -103,6 +105,45 @@ def _one_table(doc, a, b) -> bool:
     return ta is not None and ta == tb
 
 
+# what a figure is when it states no measured value (claims/nature.py): a plan's target, a
+# configured limit, a quoted title, a bug's symptom -- none restates or contradicts a result
+_NOT_STATED = ("hypothetical", "setting", "quote", "symptom")
+
+
+def _sentence_of(ctx, claim):
+    """The index of the document-model sentence holding the claim (None in a table or when unknown)."""
+    doc = ctx.document
+    if doc is None or claim.block is None or claim.block >= len(doc.blocks) \
+            or doc.blocks[claim.block].kind == "table_cell":
+        return None
+    return sentence_index(doc, claim.start)
+
+
+def _agrees_with_its_pair(ctx, claim, other, group, mine_all, approx_rel) -> bool:
+    """``other`` is stated in one sentence with another figure of its key that ``claim`` agrees
+    with: the sentence compares two things ('achieves 85.6% top-1⏎accuracy (vs 70.2% for naive
+    Q4_0)', hard-wrapped), and the claim restates one side of it."""
+    k = _sentence_of(ctx, other)
+    if k is None:
+        return False
+    mine = mine_all[id(claim)]
+    for c in group:
+        if c is other or c is claim or _sentence_of(ctx, c) != k:
+            continue
+        st = mine_all.get(id(c))
+        if st is not None and statements_agree(mine, st):
+            return True
+    return False
+
+
+def _in_header(doc, claim) -> bool:
+    """The figure is in a table's header row."""
+    if doc is None or claim.block is None or claim.block >= len(doc.blocks):
+        return False
+    b = doc.blocks[claim.block]
+    return b.kind == "table_cell" and not b.row
+
+
 def _elsewhere(claim) -> bool:
     return "other_experiment" in (claim.traits or ())
 
@@ -162,8 +203,10 @@ def _facts(rule, ctx):
             mine = mine_all.get(id(claim))
             if mine is None or not mine.conds:
                 continue          # the setup is unknown: nothing can be said
-            if "difference" in (claim.traits or ()):
-                continue          # '4GB more' says by how much, not how much
+            if "difference" in (claim.traits or ()) or claim.nature in _NOT_STATED \
+                    or _in_header(ctx.document, claim):
+                continue          # '4GB more' says by how much, not how much; a target is no
+                                  # statement; a header cell ('AllReduce 2GB busbw') labels a column
             # (rank, path, claim, kind, facets); rank orders the evidence: cited source first
             found = []
             if "document" in scopes:
@@ -174,13 +217,16 @@ def _facts(rule, ctx):
                         continue
                     if _one_table(ctx.document, claim, other):
                         continue      # a table's rows are its cases: two rows never contradict
-                    if "difference" in (other.traits or ()):
+                    if "difference" in (other.traits or ()) or other.nature in _NOT_STATED \
+                            or _in_header(ctx.document, other):
                         continue
                     if _elsewhere(claim) != _elsewhere(other):
                         continue      # a cited paper's or a quick test's figure is another experiment's
                     theirs = mine_all[id(other)]
                     if theirs.conds and one_sided(mine.conds, theirs.conds, several):
                         continue      # one names a model or load the document has several of
+                    if _agrees_with_its_pair(ctx, claim, other, group, mine_all, approx_rel):
+                        continue      # '85.6% … (vs 70.2% for naive Q4_0)': the ~86% restates the 85.6%
                     verdict, dif = _judge(mine, theirs, approx_rel)
                     # a document listing one metric under several setups is normal: only
                     # conflicts count here ('not comparable' is kept for cited sources)
