@@ -740,7 +740,9 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     continue
                 metric_words = metrics_in(seg) | (metrics_in(text[intro[0]:intro[1]]) if intro else set())
                 for z in stated:
-                    d = _lead_of(doc, v, grid, axis, labels, seg, s.start, ments, intro_ments, z, metric_words)
+                    d = _row_change_of(v, grid, seg, s.start, z, metric_words) if axis == "rows" else None
+                    if d is None:
+                        d = _lead_of(doc, v, grid, axis, labels, seg, s.start, ments, intro_ments, z, metric_words)
                     if d is None and z.low is not None and z.high is not None:
                         d = _range_of(grid, axis, ments, z)
                     if d is None:
@@ -815,6 +817,49 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
                 lower_here = lower or fx.kind in ("latency", "duration")
                 readings.append(Derivation(form="table_lead", stated=z, operands=(fx, fy),
                                            direction=direction, inverse=bool(lower_here and perf)))
+    if not readings:
+        return None
+    return replace(readings[0], alternatives=tuple(readings[1:]))
+
+
+# 'from 10→50 users', '10 到 50 并发': the two row labels a change is stated between
+_ROW_PAIR = compile_re(r"(?<![\d.,])(\d[\d,]*)\s{0,2}(?:→|->|⇒|to|至|到)\s{0,2}(\d[\d,]*)(?![\d.,])")
+_LEAD_NUMBER = compile_re(r"[\s*_]{0,4}(\d[\d,]*)(?![\d.,])")
+
+
+def _row_change_of(v, grid, seg, seg_start, z, metric_words):
+    """'10→50 users: +26.8% average latency' under a table whose rows are '10 users', '50 users',
+    '100 users': the change from the one row to the other, in each column the words may name
+    (a column of the quantity named, else every column); it holds when one reading recomputes."""
+    zs = z.start - seg_start
+    m = None
+    for cand in _ROW_PAIR.finditer(seg):
+        if abs(cand.start() - zs) <= 60:
+            m = cand
+            break
+    if m is None:
+        return None
+    want = (m.group(1).replace(",", ""), m.group(2).replace(",", ""))
+    rows = {}
+    for ri, r in enumerate(grid.t.rows):
+        if r.cells and r.cells[0].column == 0:
+            n = _LEAD_NUMBER.match(r.cells[0].text)
+            if n and n.group(1).replace(",", "") in want:
+                rows.setdefault(n.group(1).replace(",", ""), ri)
+    if len(rows) != 2 or want[0] == want[1]:
+        return None
+    ra, rb = rows[want[0]], rows[want[1]]
+    cols = [c.column for c in grid.t.header if c.column >= 1]
+    named = [k for k in cols if grid.col_metric.get(k, set()) & metric_words]
+    readings = []
+    for k in (named or cols):
+        fa, fb = grid.value.get((ra, k)), grid.value.get((rb, k))
+        if fa is None or fb is None or fa.kind != fb.kind or fa.kind in ("ratio",):
+            continue
+        sign = v.decrease.search(seg) is not None, v.increase.search(seg) is not None
+        direction = -1 if (z.value is not None and z.value < 0) or (sign[0] and not sign[1]) else \
+            (1 if sign[1] and not sign[0] or z.surface.startswith("+") else 0)
+        readings.append(Derivation(form="table_lead", stated=z, operands=(fb, fa), direction=direction))
     if not readings:
         return None
     return replace(readings[0], alternatives=tuple(readings[1:]))
