@@ -254,6 +254,11 @@ def named_before(doc, c) -> Optional[CountStatement]:
     return enum_statement(doc, c, [Reading("named", items, len(items), len(items))], "enumeration")
 
 
+# where the names after a count's colon end: a sentence end, or a line break unless the line
+# ends with a separator and the list goes on ('`acc`（…）、`frag`（…）、⏎`a_rf`/`b_rf`')
+_LIST_END = compile_re(r"[。！？!?]|(?<![、，,；;])\n|\.(?=\s|$)")
+
+
 def named_after(doc, c, counts_in) -> Optional[CountStatement]:
     """A count, its noun, a colon and the names it counts: '三种基础并行策略：TP、PP 和 DP'."""
     v = vocab()
@@ -270,14 +275,13 @@ def named_after(doc, c, counts_in) -> Optional[CountStatement]:
     if not NOUN_GAP.match(text[c.end:k]):
         return None
     s = k + 1
-    # a line that ends with a separator goes on with the list ('`acc`（…）、`frag`（…）、⏎`a_rf`/`b_rf`')
-    m = compile_re(r"[。！？!?]|(?<![、，,；;])\n|\.(?=\s|$)").search(text, s, b.end)
+    m = _LIST_END.search(text, s, b.end)
     e = m.start() if m else b.end
     if m is None and text[s:b.end].rstrip().endswith(("、", "，", ",")) and c.block + 1 < len(doc.blocks):
         nb = doc.blocks[c.block + 1]
         if nb.kind == "paragraph" and nb.line == doc.line_col(max(b.start, b.end - 1))[0] + 1:
             # the list goes on on the next line, which the reader made a block of its own
-            m = compile_re(r"[。！？!?\n]|\.(?=\s|$)").search(text, nb.start, nb.end)
+            m = _LIST_END.search(text, nb.start, nb.end)
             e = m.start() if m else nb.end
     body = text[s:e]
     if not body.strip() or any(s <= o.start < e for o in counts_in):

@@ -26,6 +26,7 @@ from ._data import load
 from .derive_vocab import alternation, word_in
 from .model import Claim, Derivation
 from .pattern_cache import compile_re  # compiled once per machine, not per process
+from .units import canonical, kind_of
 
 # ---------------------------------------------------------------- cells
 
@@ -311,13 +312,20 @@ def change_columns(doc, by_block) -> list:
     return out
 
 
-_UNIT_TOKEN = compile_re(r"[a-zμ]+(?:/[a-z]+)+|(?<![a-z])(?:ms|us|μs|s|sec|secs|seconds?|gb|gib|mb|mib|tok|tokens?|rps|qps|tps|w|watts?)(?![a-z])")
+_WORD_RUN = compile_re(r"[A-Za-zμ]+(?:/[A-Za-z]+)*")
 
 
 def _header_units(header: str) -> set:
-    """The unit words a column header writes ('ms/step', 'samples/node/s', 'TTFT (ms)'),
-    empty when it writes none."""
-    return set(_UNIT_TOKEN.findall(header.lower()))
+    """The units a column header writes, by the figure reader's unit vocabulary ('ms/step' is
+    milliseconds per step, 'samples/node/s' samples, 'TTFT (ms)' milliseconds); empty when it
+    writes none."""
+    out = set()
+    for tok in _WORD_RUN.findall(header):
+        parts = tok.split("/")
+        head = canonical(parts[0])
+        if kind_of(head) != "number":
+            out.add("/".join([head] + [canonical(p) for p in parts[1:]]))
+    return out
 
 
 def row_totals(doc, by_block) -> list:
@@ -851,14 +859,14 @@ def _row_change_of(v, grid, seg, seg_start, z, metric_words):
     ra, rb = rows[want[0]], rows[want[1]]
     cols = [c.column for c in grid.t.header if c.column >= 1]
     named = [k for k in cols if grid.col_metric.get(k, set()) & metric_words]
+    dec, inc = v.decrease.search(seg) is not None, v.increase.search(seg) is not None
+    direction = -1 if (z.value is not None and z.value < 0) or (dec and not inc) else \
+        (1 if (inc and not dec) or z.surface.startswith("+") else 0)
     readings = []
     for k in (named or cols):
         fa, fb = grid.value.get((ra, k)), grid.value.get((rb, k))
-        if fa is None or fb is None or fa.kind != fb.kind or fa.kind in ("ratio",):
+        if fa is None or fb is None or fa.kind != fb.kind or fa.kind == "ratio":
             continue
-        sign = v.decrease.search(seg) is not None, v.increase.search(seg) is not None
-        direction = -1 if (z.value is not None and z.value < 0) or (sign[0] and not sign[1]) else \
-            (1 if sign[1] and not sign[0] or z.surface.startswith("+") else 0)
         readings.append(Derivation(form="table_lead", stated=z, operands=(fb, fa), direction=direction))
     if not readings:
         return None

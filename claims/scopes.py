@@ -605,18 +605,18 @@ def document_facets(doc, claims) -> dict:
     """facet -> (line, surface) of the first mention of its most named value anywhere in the
     document (see ``Analysis.named_facets``)."""
     seen = {}      # facet -> {value: [count, line, surface]}
-    for b in doc.blocks:
-        # a name in inline code counts, as in a block's own conditions ('**GPU**: `Tesla T4`')
-        for facet, v, s, _e, sf in unmasked(find_conditions(doc.text, b.start, b.end), b.masked, doc.text):
+
+    def tally(mentions):
+        for facet, v, s, _e, sf in mentions:
             key = _COUNT_PREFIX.sub("", str(v)).lower()    # '2×H100' is H100
             slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
             slot[0] += 1
+    for b in doc.blocks:
+        # a name in inline code counts, as in a block's own conditions ('**GPU**: `Tesla T4`')
+        tally(unmasked(find_conditions(doc.text, b.start, b.end), b.masked, doc.text))
     for st in doc.setups:
         if st.kind == "code":      # a launch command in a code block states its model and GPU too
-            for facet, v, s, _e, sf in st.mentions:
-                key = _COUNT_PREFIX.sub("", str(v)).lower()
-                slot = seen.setdefault(facet, {}).setdefault(key, [0, doc.line_col(s)[0], sf])
-                slot[0] += 1
+            tally(st.mentions)
     out = {f: tuple(max(vals.values(), key=lambda x: (x[0], -x[1]))[1:]) for f, vals in seen.items()}
     for c in claims:      # what the scopes gave figures (setup lines …)
         for f, cond in (c.conditions or {}).items():

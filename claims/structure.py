@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
-from .entities import guarded
+from .entities import find_entities, guarded
 from .model import ListItem, Reference, Sentence, Setup
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
@@ -272,7 +272,6 @@ def _code_setups(doc) -> list:
     --model-path meta-llama/Meta-Llama-3.1-8B-Instruct', '# Hardware: 8x A100 80GB GPUs'), for
     the top section (below the title) holding the block: the reproduce block of a section is how
     its figures were measured."""
-    from .entities import find_entities
     out = []
     text = doc.text
     heads = [(sec.line, k) for k, sec in enumerate(doc.sections)]

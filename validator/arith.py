@@ -304,7 +304,7 @@ def check_change(a, b, z, direction: int, approx_rel: float = 0.1, inverse: bool
     sz = derived(z, approx_rel)
     if ia is None or ib is None or sz is None or ia[0] <= 0 or ib[0] <= (0 if inverse else -1):
         return None
-    if getattr(a, "bound", None) or getattr(b, "bound", None):
+    if a.bound or b.bound:
         return None         # '~3.0 μs → ≤2.5 μs (1.2×)': a bound gives an inequality, not a figure to recompute
     if inverse and z.kind in _PERCENT_KINDS:
         speed, saved = _div(ia, ib), _div(ib, ia)

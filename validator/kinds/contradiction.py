@@ -136,8 +136,12 @@ def _agrees_with_its_pair(ctx, claim, other, group, mine_all) -> bool:
     return False
 
 
-def _in_header(doc, claim) -> bool:
-    """The figure is in a table's header row."""
+def _states_no_level(doc, claim) -> bool:
+    """The figure states no level another could contradict: a difference ('4GB more' says by how
+    much, not how much), a target, setting, quote or symptom, or a table header's label
+    ('AllReduce 2GB busbw')."""
+    if "difference" in (claim.traits or ()) or claim.nature in _NOT_STATED:
+        return True
     if doc is None or claim.block is None or claim.block >= len(doc.blocks):
         return False
     b = doc.blocks[claim.block]
@@ -203,10 +207,8 @@ def _facts(rule, ctx):
             mine = mine_all.get(id(claim))
             if mine is None or not mine.conds:
                 continue          # the setup is unknown: nothing can be said
-            if "difference" in (claim.traits or ()) or claim.nature in _NOT_STATED \
-                    or _in_header(ctx.document, claim):
-                continue          # '4GB more' says by how much, not how much; a target is no
-                                  # statement; a header cell ('AllReduce 2GB busbw') labels a column
+            if _states_no_level(ctx.document, claim):
+                continue
             # (rank, path, claim, kind, facets); rank orders the evidence: cited source first
             found = []
             if "document" in scopes:
@@ -217,8 +219,7 @@ def _facts(rule, ctx):
                         continue
                     if _one_table(ctx.document, claim, other):
                         continue      # a table's rows are its cases: two rows never contradict
-                    if "difference" in (other.traits or ()) or other.nature in _NOT_STATED \
-                            or _in_header(ctx.document, other):
+                    if _states_no_level(ctx.document, other):
                         continue
                     if _elsewhere(claim) != _elsewhere(other):
                         continue      # a cited paper's or a quick test's figure is another experiment's
