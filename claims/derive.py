@@ -22,6 +22,8 @@ Forms (``Derivation.form``):
 - ``quotient``: ``16 个并发请求除以 3.11 s … 5.046 req/s`` (figures in inline code count here);
 - ``converted``: one quantity written again in another unit — ``60 RPM, i.e. 1 req/s``,
   ``halving 60 RPM, i.e. 0.5 req/s``;
+- ``product``: arithmetic written out, ``44.8 ms（2×22.7ms）``, ``16x × 2.8x = 44.8x``,
+  ``128 + 48 + 48 = 224`` (``claims.derive_products``);
 - the table forms of ``claims.derive_tables``: ``ratio_column`` (a speedup column), ``row_total``
   (a total column), ``table_lead`` (prose comparing rows or columns by name: ``57x faster than
   approximate-scheduling``, ``是缓存盲配置吞吐量的两倍以上``), ``range_summary`` (a range that
@@ -48,6 +50,7 @@ from . import derive_tables as _tables
 from ._data import load
 from .derive_vocab import Vocabulary, vocabulary, word_in as _word_in
 from .derive_tables import MEASURED_KINDS, bare_figure, claims_by_block
+from .derive_products import find_expressions
 from .entities import find_entities
 from .model import Derivation
 from .structure import ANAPHORA, SENT_END
@@ -899,6 +902,8 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     out += _restated(doc, claims, by_block, out, taken, v) + _quotients(doc, claims, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
     out += _conversions(doc, claims, taken, v)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += find_expressions(doc, claims, taken)
 
     index = {id(c): i for i, c in enumerate(claims)}
     for k, d in enumerate(out):

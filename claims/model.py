@@ -303,7 +303,7 @@ class Derivation:
     of their own (a bare number before an arrow, a table cell without a unit), which only
     derivations hold."""
     form: str                  # see claims/derive.py: 'gap' | 'change' | 'lead' | 'share' | 'sum' | 'ratio_column'
-                               # | 'row_total' | 'table_lead' | 'range_summary' | 'restated' | 'quotient' | 'converted'
+                               # | 'row_total' | 'table_lead' | 'range_summary' | 'restated' | 'quotient' | 'converted' | 'product'
     stated: Optional[Claim]
     operands: tuple = ()
     direction: int = 0         # +1 a rise / X ahead, -1 a fall / X behind, 0 not stated
@@ -311,3 +311,5 @@ class Derivation:
     alternatives: tuple = ()   # other readings of the same words (Derivations: another column, another
                                # baseline row); the statement holds when any reading recomputes
     factor: float = 1.0        # 'converted': the scaling a verb applies ('halving 60 RPM, i.e. …': 0.5)
+    terms: tuple = ()          # 'product': how many operands each '+'-joined term multiplies ((2, 2): a×b + c×d)
+    approx: bool = False       # 'product': the result is introduced by '≈'

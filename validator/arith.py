@@ -370,6 +370,31 @@ def check_sum(parts: list, whole, approx_rel: float = 0.1) -> Optional[Verdict]:
     return Verdict(ok=overlaps(total, iw), readings=[Reading("sum", *total)], stated=iw)
 
 
+def check_product(factors: list, terms: tuple, whole, approx: bool = False,
+                  approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A product written out ('2×22.7ms' beside 44.8 ms, '16x × 2.8x = 44.8x'), or a sum of
+    products: the factors as written (each admits what rounds to it) multiplied term by term
+    and added; the result admits its rounding, and approx_rel more when '≈' introduces it."""
+    # a bare whole number multiplies exactly ('2×22.7ms', '57 × 8'): it counts, it is not rounded
+    ivs = [(f.value, f.value) if f.kind == "number" and not f.decimals and f.value else admitted(f, approx_rel)
+           for f in factors]
+    iw = admitted(whole, approx_rel)
+    if iw is None or any(i is None or i[0] <= 0 for i in ivs) or sum(terms) != len(ivs):
+        return None
+    if approx:
+        m = max(abs(iw[0]), abs(iw[1])) * approx_rel
+        iw = (iw[0] - m, iw[1] + m)
+    lo = hi = 0.0
+    k = 0
+    for n in terms:
+        plo = phi = 1.0
+        for a, b in ivs[k:k + n]:
+            plo, phi = plo * a, phi * b
+        lo, hi, k = lo + plo, hi + phi, k + n
+    return Verdict(ok=overlaps((lo, hi), iw, eps=1e-9 * max(1.0, abs(hi))),
+                   readings=[Reading("product", lo, hi)], stated=iw)
+
+
 def check_ratio_column(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     """A table's speedup cell beside two measurements: the larger over the smaller."""
     ia, ib, sz = admitted(a, approx_rel), admitted(b, approx_rel), derived(z, approx_rel)
@@ -499,6 +524,8 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
         return check_sum(list(ops), z, approx_rel)
     if d.form == "row_total":
         return check_row_total(list(ops), z, approx_rel)
+    if d.form == "product":
+        return check_product(list(ops), d.terms, z, d.approx, approx_rel)
     if d.form == "table_lead":
         return _any_reading(d, approx_rel)
     if d.form == "range_summary":

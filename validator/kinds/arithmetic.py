@@ -22,13 +22,13 @@ ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section ent
 _READING = {
     "en": {"rel_to_first": "relative to {a}", "rel_to_second": "relative to {b}", "ratio": "as a ratio",
            "ratio_minus_one": "as ratio − 1", "change": "from {a} to {b}", "sum": "sum of the parts",
-           "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "quotient": "{a} / {b}",
+           "product": "as written", "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "quotient": "{a} / {b}",
            "share": "{b} as a share of {a}", "same": "{a} in the other unit", "scaled": "{a} scaled as the verb says",
            "span": "the smallest to the largest value", "speed_gain": "as the speed's gain, {a} / {b} − 1",
            "time_saved": "as the time saved, 1 − {b} / {a}"},
     "zh": {"rel_to_first": "以 {a} 为基准", "rel_to_second": "以 {b} 为基准", "ratio": "按倍数",
            "ratio_minus_one": "按倍数减一", "change": "从 {a} 到 {b}", "sum": "各部分之和",
-           "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "quotient": "{a} ÷ {b}",
+           "product": "按所写算式", "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "quotient": "{a} ÷ {b}",
            "share": "{b} 占 {a} 的比例", "same": "{a} 换算成另一单位", "scaled": "{a} 按动词缩放后",
            "span": "从最小值到最大值", "speed_gain": "按速度提升，{a} / {b} − 1", "time_saved": "按节省的时间，1 − {b} / {a}"},
 }
@@ -51,6 +51,7 @@ def _fmt(value: float, kind: str, whole=None) -> str:
     unit = ""
     if whole is not None:
         unit = _unit_as_written(whole)
+        unit = "" if unit == "dimensionless" else unit        # a bare number: no unit to write
         if whole.value and whole.base_value:
             value = value * whole.value / whole.base_value      # back from base units to the written unit
     v = f"{value:,.2f}".rstrip("0").rstrip(".")
@@ -62,7 +63,7 @@ def _describe(d, v, lang: str) -> str:
     z, ops = d.stated, d.operands
     words, seen = [], set()
     for r in v.readings:
-        if d.form in ("sum", "row_total", "quotient", "converted"):
+        if d.form in ("sum", "row_total", "quotient", "converted", "product"):
             text = _fmt(r.point(), z.kind, z)
         else:
             lo, hi = _fmt(r.low, z.kind), _fmt(r.high, z.kind)
@@ -98,9 +99,18 @@ def _named(o, doc, lang: str) -> str:
     return f"{'，'.join(where) if lang == 'zh' else ', '.join(where)}: {o.surface.strip()}"
 
 
+def _expression(named: list, terms: tuple) -> str:
+    """'2 × 22.7ms', '15 × 5.48 + 2 × 22.7': the factors joined as the text joins them."""
+    out, k = [], 0
+    for n in terms:
+        out.append(" × ".join(named[k:k + n]))
+        k += n
+    return " + ".join(out)
+
+
 # forms whose figures are tied by position in the text; the others are tied by a table's
 # rows and columns or by the states two paragraphs name
-_BY_POSITION = ("gap", "change", "lead", "sum", "quotient")
+_BY_POSITION = ("gap", "change", "lead", "sum", "quotient", "product")
 
 
 def _within(d, doc, window: int) -> bool:
@@ -144,7 +154,8 @@ class Derived:
             sums = d.form in ("sum", "row_total")
             note = "part" if sums else "operand"
             named = [_named(o, doc, lang) if d.form == "table_lead" else o.surface.strip() for o in ops]
-            joined = (" + " if sums else " / ").join(named)
+            joined = (_expression(named, d.terms) if d.form == "product"
+                      else (" + " if sums else " / ").join(named))
             yield {
                 "path": doc.path, "line": z.line, "col": z.col, "end_line": z.line,
                 "end_col": z.col + len(z.surface), "surface": z.surface,
