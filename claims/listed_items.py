@@ -128,7 +128,8 @@ def listed_items(doc, claims: list) -> list:
 _PLUS_SEP = compile_re(r"\s[+＋]\s")
 
 
-_COUNTED_BEFORE = compile_re(r"(?<![\w.])(?:\d{1,3}|[两二三四五六七八九十]{1,2})\s?(?:个|条|项|篇|件)?\s?[^()（）\d\n]{0,40}$")
+# a multiple or a share counts no items: '一步扩散 4× 超分辨率 (SD-Turbo + LoRA)' describes a model
+_COUNTED_BEFORE = compile_re(r"(?<![\w.])(?:\d{1,3}|[两二三四五六七八九十]{1,2})(?!\s?[×xX倍%％]|[.\d])\s?(?:个|条|项|篇|件)?\s?[^()（）\d\n]{0,40}$")
 
 
 def _header_lists(doc, b, counts) -> list:
