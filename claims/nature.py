@@ -147,8 +147,24 @@ def _quotes_a_source(doc, bi) -> bool:
     return prev.kind == "paragraph" and "](http" in prev.text and doc.blocks[k + 1].line - prev.line <= 2
 
 
+def _under_target_header(ctx, c) -> bool:
+    """A table cell under a column headed as a goal ('| Target TPS |', '| 目标吞吐 |', '| Expected |'):
+    the column states what is aimed at, not what was measured."""
+    doc = ctx["doc"]
+    b = doc.blocks[c.block]
+    if b.kind != "table_cell" or b.table is None:
+        return False
+    head = next((h for h in doc.tables[b.table].header if h.column == b.cell and h.block is not None), None)
+    if head is None or head.block == c.block:
+        return False
+    hb = doc.blocks[head.block]
+    return bool(ctx["rx"]["target_header"].match(doc.text[hb.start:hb.end].strip("| \t")))
+
+
 def _test_hypothetical(ctx, a, c):
     rx = ctx["rx"]
+    if _under_target_header(ctx, c):
+        return True
     before = a.before_in_sentence()
     # the figure's own bound word may carry the cue's verb: '应' + '超过 90%'
     return bool(rx["hypothetical"].search(before) or rx["modal_before"].search(before[-8:])
