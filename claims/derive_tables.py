@@ -315,6 +315,12 @@ def change_columns(doc, by_block) -> list:
 _WORD_RUN = compile_re(r"[A-Za-zμ]+(?:/[A-Za-z]+)*")
 
 
+def _writes_time(header: str) -> bool:
+    """A header that writes a time unit ('Avg ms', 'P95 ms', 'ms/step'): its cells are times,
+    lower is better, even when they are bare numbers."""
+    return any(kind_of(u.split("/")[0]) == "time" for u in _header_units(header))
+
+
 def _header_units(header: str) -> set:
     """The units a column header writes, by the figure reader's unit vocabulary ('ms/step' is
     milliseconds per step, 'samples/node/s' samples, 'TTFT (ms)' milliseconds); empty when it
@@ -467,7 +473,8 @@ class _Grid:
                         self.value[(ri, c.column)] = f
         self.col_metric = {c.column: metrics_in(c.text) for c in t.header}
         self.col_lower = {c.column: bool(self.col_metric[c.column] & set(_LOWER_IS_BETTER)
-                                         or _TIME_IN_HEADER.search(c.text)) for c in t.header}
+                                         or _TIME_IN_HEADER.search(c.text) or _writes_time(c.text))
+                          for c in t.header}
         self.row_metric = {ri: metrics_in(r.cells[0].text) if r.cells else set() for ri, r in enumerate(t.rows)}
 
     def cell(self, entity_axis: str, e: int, m: int):
