@@ -393,7 +393,7 @@ def _column_subject(doc, b, scopes):
     Ollama |'), known to the vocabulary or written as a name; None for the label column."""
     if b.kind != "table_cell" or not b.cell or b.table is None:
         return None
-    head = next((h for h in doc.tables[b.table].header if h.column == b.cell and h.block is not None), None)
+    head = doc.tables[b.table].header_of(b.cell)
     if head is None:
         return None
     known = scopes.info(head.block).systems

@@ -49,7 +49,7 @@ from typing import Optional
 from . import derive_tables as _tables
 from ._data import load
 from .derive_vocab import Vocabulary, vocabulary, word_in as _word_in
-from .derive_tables import MEASURED_KINDS, bare_figure, claims_by_block
+from .derive_tables import MEASURED_KINDS, bare_figure, claims_by_block, figure_at
 from .derive_products import find_expressions
 from .entities import find_entities
 from .model import Derivation
@@ -802,7 +802,6 @@ def _conversions(doc, claims, taken, v: Vocabulary) -> list:
 def _code_figures(doc, lo: int, hi: int, code_starts: list) -> list:
     """Figures written as inline code inside text[lo:hi] ('`3.11 s`', '`5.046 req/s`'): the
     figure reader skips code, but a sentence that computes with them means them as figures."""
-    from .figures import find_figures
     out = []
     k = bisect.bisect_left(code_starts, lo)
     for r in doc.code[k:]:
@@ -812,11 +811,8 @@ def _code_figures(doc, lo: int, hi: int, code_starts: list) -> list:
             continue
         inner = doc.text[r.start:r.end].strip("`")
         start = r.start + doc.text[r.start:r.end].index(inner) if inner else r.start
-        got = find_figures(doc.text, start, start + len(inner))
-        if len(got) == 1 and got[0].start == start and got[0].end == start + len(inner):
-            c = got[0]
-            c.path = doc.path
-            c.line, c.col = doc.line_col(c.start)
+        c = figure_at(doc, start, start + len(inner))
+        if c is not None:
             out.append(c)
     return out
 

@@ -20,10 +20,8 @@ rather than guessed at.
 from __future__ import annotations
 
 import bisect
-import re
 
-from .derive_tables import bare_figure
-from .figures import find_figures
+from .derive_tables import bare_figure, figure_at
 from .model import Derivation
 from .pattern_cache import compile_re
 
@@ -90,12 +88,8 @@ def _tokens(doc, claims, lo: int, hi: int, starts: list) -> list:
         if inside(m.start()):
             continue
         # read out of context: the figure reader refuses a number right after '×' ('4096x4096')
-        got = find_figures(m.group())
-        if len(got) == 1 and got[0].end == len(m.group()):
-            c = got[0]
-            c.start, c.end = c.start + m.start(), c.end + m.start()
-            c.path = doc.path
-            c.line, c.col = doc.line_col(c.start)
+        c = figure_at(doc, m.start() + len(m.group()) - len(m.group().lstrip()), m.end(), alone=True)
+        if c is not None:
             glued.append(c)
     if glued:
         g_starts = [c.start for c in glued]
@@ -143,6 +137,11 @@ def _lines(doc):
             lo = hi + 1
 
 
+# a line holds an expression only if a number stands right before an operator: most lines are
+# skipped before any token is read
+_ANY_OPERATOR = compile_re(r"[×xX*·+＋]\s{0,2}\d")
+
+
 def find_expressions(doc, claims, taken=frozenset()) -> list:
     """Every written-out product (or sum of products) of ``doc`` with its stated result."""
     text, out = doc.text, []
@@ -150,7 +149,7 @@ def find_expressions(doc, claims, taken=frozenset()) -> list:
     starts = [c.start for c in claims]
     fences = [(r.start, r.end) for r in doc.code if r.kind != "inline"]
     for lo, hi in _lines(doc):
-        if any(a <= lo < b for a, b in fences):
+        if not _ANY_OPERATOR.search(text, lo, hi) or any(a <= lo < b for a, b in fences):
             continue
         toks = _tokens(doc, claims, lo, hi, starts)
         if len(toks) < 3:

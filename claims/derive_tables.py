@@ -24,6 +24,7 @@ from typing import Optional
 
 from ._data import load
 from .derive_vocab import alternation, word_in
+from .figures import find_figures
 from .model import Claim, Derivation
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 from .units import canonical, kind_of
@@ -50,6 +51,23 @@ def bare_figure(doc, num: str, start: int, like=None) -> Claim:
         factor = b / w if b is not None else 1.0
         c.kind, c.unit, c.base_unit, c.base_value = like.kind, like.unit, like.base_unit, v * factor
         c.block = like.block
+    return c
+
+
+def figure_at(doc, start: int, end: int, alone: bool = False) -> Optional[Claim]:
+    """The one figure that spans ``doc.text[start:end]`` exactly, as a claim of ``doc``; None
+    when the span holds none or more.  ``alone`` reads the span without the text around it
+    (the figure reader refuses a number right after '×', as in '4096x4096', or inside code)."""
+    if alone:
+        got, shift = find_figures(doc.text[start:end]), start
+    else:
+        got, shift = find_figures(doc.text, start, end), 0
+    if len(got) != 1 or got[0].start + shift != start or got[0].end + shift != end:
+        return None
+    c = got[0]
+    c.start, c.end = c.start + shift, c.end + shift
+    c.path = doc.path
+    c.line, c.col = doc.line_col(c.start)
     return c
 
 

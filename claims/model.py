@@ -130,6 +130,10 @@ class Table:
     def column_name(self, k: int) -> str:
         return next((c.text for c in self.header if c.column == k), "")
 
+    def header_of(self, k: int):
+        """The header cell of column ``k`` that is a block of its own, or None."""
+        return next((h for h in self.header if h.column == k and h.block is not None), None)
+
 
 @dataclass
 class ListItem:

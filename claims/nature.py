@@ -154,7 +154,7 @@ def _under_target_header(ctx, c) -> bool:
     b = doc.blocks[c.block]
     if b.kind != "table_cell" or b.table is None:
         return False
-    head = next((h for h in doc.tables[b.table].header if h.column == b.cell and h.block is not None), None)
+    head = doc.tables[b.table].header_of(b.cell)
     if head is None or head.block == c.block:
         return False
     hb = doc.blocks[head.block]
