@@ -60,6 +60,7 @@ def vocab():
         "count_note": compile_re(d["count_note"]),
         "header_list": compile_re(d["header_list"]),
         "not_name_end": compile_re(d["zh_not_name_end"]),
+        "not_declared_before": compile_re(d["not_declared_before"]),
         "prose_chars": compile_re(d["zh_prose_chars"]),
     }
 

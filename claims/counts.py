@@ -29,6 +29,7 @@ from .count_lists import heading_counts, list_intros, named_after, named_before,
 from .count_records import CountStatement, Counts, Item, ListedItem, Reading
 from .count_targets import header_counts, known_kinds, section_counts, summary_counts, table_counts
 from .count_lists import TIME_AFTER
+from .count_words import vocab
 from .listed_items import listed_items
 
 __all__ = ["count_claims", "merge_counts", "read", "Counts", "CountStatement", "Item", "ListedItem", "Reading"]
@@ -36,8 +37,11 @@ __all__ = ["count_claims", "merge_counts", "read", "Counts", "CountStatement", "
 
 def read(doc, claims: list) -> Counts:
     """Every declared count whose items can be identified, and every listed item."""
+    not_declared = vocab()["not_declared_before"]
     counts = [c for c in claims if c.kind == "count" and c.block is not None and c.value is not None
-              and float(c.value).is_integer() and c.unit == "item"]
+              and float(c.value).is_integer() and c.unit == "item"
+              # '每档 20 个 burst' (a rate), '7×7=49 个' (a product's result): nothing declared
+              and not not_declared.search(doc.text, max(doc.blocks[c.block].start, c.start - 8), c.start)]
     st = section_counts(doc) + summary_counts(doc) + header_counts(doc)
     st += table_counts(doc, counts)
     st += heading_counts(doc, counts)

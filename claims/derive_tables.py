@@ -777,7 +777,9 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     if d is None:
                         d = _lead_of(doc, v, grid, axis, labels, seg, s.start, ments, intro_ments, z, metric_words)
                     if d is None and z.low is not None and z.high is not None:
-                        d = _range_of(grid, axis, ments, z)
+                        said = text[max(s.start, z.start - 8):z.start]
+                        change = bool(v.decrease.search(said) or v.increase.search(said))
+                        d = _range_of(grid, axis, ments, z, change)
                     if d is None:
                         continue
                     k = next((i for i, x in enumerate(out) if x.stated is z), None)
@@ -898,13 +900,27 @@ def _row_change_of(v, grid, seg, seg_start, z, metric_words):
     return replace(readings[0], alternatives=tuple(readings[1:]))
 
 
-def _range_of(grid, axis, ments, z):
+def _is_change(vals) -> bool:
+    """Figures that are changes: a signed one among them ('+3%', '−25.3%')."""
+    return any(x.surface.lstrip("*_ ").startswith(("+", "-", "−", "–")) for x in vals)
+
+
+def _range_of(grid, axis, ments, z, change: bool = False):
     """'the gain is only 10% to 15%' beside a table whose 'Gain' column holds +3% and +11%: a
     range that names a column (or, in a transposed table, a row) summarizes its values — of
-    the rows the sentence names, else of all of them."""
+    the rows the sentence names, else of all of them. A range written as a change ('效率下降约
+    20-25%', ``change``) summarizes changes only: a column of levels (73%, 79%) it leaves alone."""
     named = {lab.index for lab, _, _ in ments}
     if not named:
         return None
+    heads = _words()["change_head"]
+
+    def fits(vals, col=None):
+        # ``col``: the column the values are of (None: a row's values, of several columns)
+        if not change or _is_change(vals):
+            return True
+        head = grid.t.column_name(col).lower() if col is not None else ""
+        return any(w in head for w in heads)
     out = None
     if len(named) >= 2:
         # '尾延迟(P99/P95 ITL,P99 TPOT)显著改善 25-30%' under a table whose rows are those metrics:
@@ -913,7 +929,7 @@ def _range_of(grid, axis, ments, z):
         for k in keys:
             vals = [grid.value.get((m, k) if axis == "rows" else (k, m)) for m in sorted(named)]
             vals = [x for x in vals if x is not None and x.kind == z.kind and x.value is not None]
-            if len(vals) >= 2 and len(vals) == len(named):
+            if len(vals) >= 2 and len(vals) == len(named) and fits(vals, k if axis == "rows" else None):
                 d = Derivation(form="range_summary", stated=z, operands=tuple(vals))
                 out = d if out is None else replace(out, alternatives=out.alternatives + (d,))
     for m in named:
@@ -921,7 +937,7 @@ def _range_of(grid, axis, ments, z):
         keys = range(len(grid.t.rows)) if axis == "cols" else [c.column for c in grid.t.header if c.column >= 1]
         vals = [grid.value.get((k, m) if axis == "cols" else (m, k)) for k in keys]
         vals = [x for x in vals if x is not None and x.kind == z.kind and x.value is not None]
-        if len(vals) >= 2:
-            d = Derivation(form="range_summary", stated=z, operands=tuple(vals))
+        if len(vals) >= 2 and fits(vals, m if axis == "cols" else None):
+            d = Derivation(form="range_summary", stated=z, operands=tuple(vals), some=True)
             out = d if out is None else replace(out, alternatives=out.alternatives + (d,))
     return out

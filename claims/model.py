@@ -227,6 +227,7 @@ class Document:
     starts: dict = field(default_factory=dict, repr=False, compare=False)
     front_matter: int = 0           # number of leading lines of YAML/TOML front matter
     kind: str = "post"              # 'post' (about one thing) | 'digest' (gathers many sources)
+    topic: str = ""                 # 'kernel': a post that measures a kernel (claims.structure.document_topic)
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""
@@ -317,3 +318,5 @@ class Derivation:
     factor: float = 1.0        # 'converted': the scaling a verb applies ('halving 60 RPM, i.e. …': 0.5)
     terms: tuple = ()          # 'product': how many operands each '+'-joined term multiplies ((2, 2): a×b + c×d)
     approx: bool = False       # 'product': the result is introduced by '≈'
+    some: bool = False         # 'range_summary': a whole column's values, of which the range may sum up
+                               # the rows its sentence speaks of (both its ends among them)

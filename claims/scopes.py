@@ -134,7 +134,9 @@ class BlockInfo:
             b, text = self.b, self.doc.text
             m = line_rx.match(b.text)      # on the block's own text: '^' anchors at its start
             if m and "（" not in m.group(0) and "(" not in m.group(0):
-                self._setup = [c for c in self.conds if c[2] >= b.start + m.end()]
+                # what the label introduces: a mention reaching past the label (a labelled
+                # value's mention, '**模型**：`kaldi_…`', starts at the label itself)
+                self._setup = [c for c in self.conds if c[3] > b.start + m.end()]
             else:
                 out = []
                 for pm in paren_rx.finditer(text, b.start, b.end):

@@ -452,9 +452,26 @@ def document_kind(doc) -> str:
     return "digest" if len(parts) >= 2 else "post"
 
 
+# what a kernel benchmark says it measures: 'the W4A16 quantized matmul kernel', 'GEMM 算子'
+_KERNEL_SUBJECT = compile_re(r"(?i)(?<![A-Za-z])(?:kernels?|GEMM|GEMV|matmul|SpMM|SpMV)(?![A-Za-z])|算子|内核")
+
+
+def document_topic(doc) -> str:
+    """'kernel' when a post's title or its first paragraph says it measures a kernel ('All
+    experiments for the W4A16 quantized matmul kernel on RTX 5090'): its figures depend on the
+    problem shape the kernel ran on, not on a model. Otherwise ''."""
+    if doc.kind != "post":
+        return ""
+    if doc.title and _KERNEL_SUBJECT.search(doc.title):
+        return "kernel"
+    first = next((b for b in doc.blocks if b.kind == "paragraph"), None)
+    return "kernel" if first is not None and _KERNEL_SUBJECT.search(first.text) else ""
+
+
 def build(doc, clean_title) -> None:
     """Fill the typed structure of ``doc`` (see the module docstring)."""
     doc.kind = document_kind(doc)
+    doc.topic = document_topic(doc)
     doc.sentences = _sentences(doc)
     doc.items = _items(doc)
     _captions(doc)

@@ -22,13 +22,13 @@ ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section ent
 _READING = {
     "en": {"rel_to_first": "relative to {a}", "rel_to_second": "relative to {b}", "ratio": "as a ratio",
            "ratio_minus_one": "as ratio − 1", "change": "from {a} to {b}", "sum": "sum of the parts",
-           "product": "as written", "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "quotient": "{a} / {b}",
+           "product": "as written", "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "smaller_over_larger": "smaller / larger", "quotient": "{a} / {b}",
            "share": "{b} as a share of {a}", "same": "{a} in the other unit", "scaled": "{a} scaled as the verb says",
            "span": "the smallest to the largest value", "speed_gain": "as the speed's gain, {a} / {b} − 1",
            "time_saved": "as the time saved, 1 − {b} / {a}"},
     "zh": {"rel_to_first": "以 {a} 为基准", "rel_to_second": "以 {b} 为基准", "ratio": "按倍数",
            "ratio_minus_one": "按倍数减一", "change": "从 {a} 到 {b}", "sum": "各部分之和",
-           "product": "按所写算式", "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "quotient": "{a} ÷ {b}",
+           "product": "按所写算式", "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "smaller_over_larger": "较小值 / 较大值", "quotient": "{a} ÷ {b}",
            "share": "{b} 占 {a} 的比例", "same": "{a} 换算成另一单位", "scaled": "{a} 按动词缩放后",
            "span": "从最小值到最大值", "speed_gain": "按速度提升，{a} / {b} − 1", "time_saved": "按节省的时间，1 − {b} / {a}"},
 }
@@ -77,7 +77,7 @@ def _describe(d, v, lang: str) -> str:
         if text in seen:
             continue
         seen.add(text)
-        label = "larger_over_smaller" if d.form == "ratio_column" else r.label
+        label = r.label if r.label == "smaller_over_larger" or d.form != "ratio_column" else "larger_over_smaller"
         label = _READING[lang].get(label, label).format(
             a=ops[0].surface.strip() if ops else "?", b=ops[-1].surface.strip() if ops else "?")
         words.append(f"{text}（{label}）" if lang == "zh" else f"{text} ({label})")

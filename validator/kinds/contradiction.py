@@ -32,9 +32,10 @@ from ..facts import (base_fact, compare_conditions, evidence_of, facets_with_sev
 NAME = "contradiction.figure"
 FAMILY = "contradiction"
 ACKNOWLEDGEABLE = True  # a warnings-section entry may acknowledge these findings
-PARAMS = {"roles": list, "approx_rel": float, "scopes": list, "max_evidence": int, "kinds": list}
+PARAMS = {"roles": list, "approx_rel": float, "scopes": list, "max_evidence": int, "kinds": list,
+          "max_ratio": float}
 DEFAULTS = {"roles": ["body", "header", "summary"], "approx_rel": 0.1,
-            "scopes": ["document", "corpus"], "max_evidence": 5,
+            "scopes": ["document", "corpus"], "max_evidence": 5, "max_ratio": 5.0,
             "kinds": ["percent", "percentage_point", "ratio", "throughput", "latency", "duration",
                       "memory", "bandwidth", "currency", "compute"]}
 FIELDS = {"conflicts": int, "not_comparable": int, "scope": str, "metric": str, "kind": str,
@@ -46,6 +47,20 @@ _FACETS = {"zh": {"hardware": "硬件", "model": "模型", "workload": "负载",
                   "concurrency": "并发", "precision": "精度", "context_length": "上下文长度",
                   "batch_size": "batch size", "output_length": "输出长度", "request_rate": "请求速率",
                   "parallelism": "并行方式", "load": "负载描述"}}
+
+
+def _far_apart(a, b, max_ratio: float) -> bool:
+    """Two figures of one document more than ``max_ratio`` apart are two quantities the
+    reader did not tell apart (a decode step's 9013.8 µs and its attention's 25.1 µs, a
+    per-layer copy and a per-step lead), not one misreported: an author restating a figure
+    does not miss it fivefold. The same digits under another unit ('12.6 ms', '12.6 µs') are
+    one figure with a slip of the unit, and stay comparable."""
+    x, y = a.base_value, b.base_value
+    if not x or not y or (x > 0) != (y > 0):
+        return False
+    if a.value is not None and a.value == b.value:
+        return False
+    return max(abs(x), abs(y)) / min(abs(x), abs(y)) > max_ratio
 
 
 def _judge(mine, theirs, approx_rel):
@@ -184,6 +199,7 @@ def _facts(rule, ctx):
     approx_rel = float(rule.params.get("approx_rel", 0.1))
     scopes = set(rule.params.get("scopes") or ())
     max_ev = int(rule.params.get("max_evidence", 5))
+    max_ratio = float(rule.params.get("max_ratio", 5.0))
     lang = ctx.lang
     mine_all = statements(ctx.analysis, approx_rel, ctx.caches)
     here = os.path.realpath(ctx.path)
@@ -221,6 +237,8 @@ def _facts(rule, ctx):
                         continue      # a table's rows are its cases: two rows never contradict
                     if _states_no_level(ctx.document, other):
                         continue
+                    if _far_apart(claim, other, max_ratio):
+                        continue      # a step's total and a kernel's time: two quantities
                     if _elsewhere(claim) != _elsewhere(other):
                         continue      # a cited paper's or a quick test's figure is another experiment's
                     theirs = mine_all[id(other)]

@@ -67,17 +67,24 @@ METRIC_NAMES = {
 }
 
 
-def _facet_name(f, lang):
+def _stand_ins(doc) -> tuple:
+    """Facets that satisfy a requirement but are not what a message asks for. In a post that
+    measures a kernel (``Document.topic``) the problem shape is what its figures depend on, and
+    a model only stands in for it."""
+    return ("platform", "model") if doc.topic == "kernel" else _STAND_INS
+
+
+def _facet_name(f, lang, stand_ins=_STAND_INS):
     # 'hardware|platform': a platform stands in for the hardware, the message asks for the
     # hardware; 'model|shape': a kernel's shape stands in for the model, the message asks for it
-    alts = [x for x in f.split("|") if x not in _STAND_INS] or f.split("|")
+    alts = [x for x in f.split("|") if x not in stand_ins] or f.split("|")
     names = [FACET_NAMES[lang].get(x, x) for x in alts]
     return ("或" if lang == "zh" else " or ").join(names)
 
 
-def _asked(f: str) -> str:
+def _asked(f: str, stand_ins=_STAND_INS) -> str:
     """The facets of ``f`` a message asks for ('hardware|platform' -> 'hardware')."""
-    return "|".join(x for x in f.split("|") if x not in _STAND_INS) or f
+    return "|".join(x for x in f.split("|") if x not in stand_ins) or f
 
 
 def _join(items, lang):
@@ -236,6 +243,7 @@ def _assess(rule, ctx):
     min_mem = float(rule.params.get("min_memory_bytes", 1e9))
     metric_kinds = rule.params.get("metric_kinds") or {}
     digest = ctx.document.kind == "digest"
+    kernel = ctx.document.topic == "kernel"
     out = []
     for claim in ctx.analysis.claims:
         if claim.role not in roles or claim.nature != "result":
@@ -252,6 +260,8 @@ def _assess(rule, ctx):
         markers = ctx.markers_of(claim)
         conditional = "conditional" in markers
         need = list(required.get(claim.metric or "", ()) or ())
+        if kernel:      # a kernel's figures: the shape it ran on, or a model's layers
+            need = ["model|shape" if f == "model" else f for f in need]
         if not need and not conditional:
             continue
         conds = conditions_of(claim)
@@ -356,7 +366,7 @@ def _side(ctx, claim, need, missing, stated, ev):
     return {"evidence": evidence, "vars": {
         "subject": claim.subject or "",
         "metric_name": METRIC_NAMES[lang].get(claim.metric or "", claim.metric or ""),
-        "missing": _join([_facet_name(f, lang) for f in named], lang)
+        "missing": _join([_facet_name(f, lang, _stand_ins(ctx.document)) for f in named], lang)
         or ("条件" if lang == "zh" else "its condition"),
         "where": where, "evidence_path": ev_path, "evidence_line": ev_line,
     }}
@@ -401,7 +411,7 @@ def document_facts(rule, ctx):
     for claim, need, missing, stated, unstated, conds, conditional, ev in _assessed(rule, ctx):
         if unstated and not conditional:
             # grouped by what the message asks for: 'model' and 'model|shape' are one gap
-            key = tuple(_asked(f) for f in unstated)
+            key = tuple(_asked(f, _stand_ins(ctx.document)) for f in unstated)
             groups.setdefault(key, []).append(claim)
     note = "also depends on it" if lang == "en" else "同样缺少该条件"
     for facets, claims in groups.items():
@@ -424,7 +434,7 @@ def document_facts(rule, ctx):
             "_side": {
                 "evidence": [evidence_of(c, note, ctx.path) for c in claims[1:1 + _MAX_LISTED]],
                 "vars": {
-                    "missing": _join([_facet_name(f, lang) for f in facets], lang),
+                    "missing": _join([_facet_name(f, lang, _stand_ins(ctx.document)) for f in facets], lang),
                     "count": str(len(claims)),
                     "metrics": _join(metrics[:4], lang),
                     "others": str(len(claims) - 1),

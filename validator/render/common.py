@@ -63,8 +63,5 @@ def rule_doc_url(code: str, builtin: bool = True):
 
 
 def version() -> str:
-    try:
-        from importlib.metadata import version as _v
-        return _v("caveat")
-    except Exception:   # running from a source tree that was never installed
-        return "0+unknown"
+    from validator import __version__
+    return __version__
