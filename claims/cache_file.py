@@ -64,13 +64,15 @@ class Pending:
     may have written meanwhile).  ``save`` runs at exit (atexit, and the console script calls
     it before its hard exit: validator/cli.py)."""
 
-    def __init__(self, path, merge=None):
+    def __init__(self, path, merge=None, max_bytes=None):
         self._path = path               # () -> the file, or None when caching is off
         self._merge = merge             # (on_disk, new) -> the table to write; default: on_disk | new
+        self._max_bytes = max_bytes     # () -> a size past which the file is written at exit, trimmed by merge
         self._lock = threading.Lock()
         self._table = None
         self.new: dict = {}             # cleared in place, never replaced
         self._registered = False
+        self._oversized = False
 
     def get(self, key):
         """The entry for ``key`` in the file, or None (the file is read once)."""
@@ -79,24 +81,36 @@ class Pending:
                 if self._table is None:
                     file = self._path()
                     self._table = read(file) if file else {}
+                    if file and self._max_bytes is not None and self._table:
+                        try:
+                            big = os.path.getsize(file) > self._max_bytes()
+                        except OSError:
+                            big = False
+                        if big:         # rewrite it at exit, trimmed (even with nothing new)
+                            self._oversized = True
+                            self._register()
         return self._table.get(key)
+
+    def _register(self) -> None:
+        if not self._registered:
+            atexit.register(self.save)
+            self._registered = True
 
     def add(self, key, value) -> None:
         with self._lock:
             self.new[key] = value
-            if not self._registered:
-                atexit.register(self.save)
-                self._registered = True
+            self._register()
 
     def save(self) -> None:
         """Write the file: what it holds now, updated with this process's entries (the
         ``merge`` given at construction decides what else is kept)."""
         file = self._path()
         with self._lock:
-            if not file or not self.new:
+            if not file or not (self.new or self._oversized):
                 return
             new = dict(self.new)
             self.new.clear()
+            self._oversized = False
         on_disk = read(file)
         if self._merge is None:
             on_disk.update(new)
@@ -110,3 +124,4 @@ class Pending:
         with self._lock:
             self._table = None
             self.new.clear()
+            self._oversized = False

@@ -318,7 +318,9 @@ def _realpath_file(p: str, dirs: dict, link=None) -> str:
     ``link``: whether ``p`` is a symlink, when the folder's listing said (None: ask)."""
     if link if link is not None else os.path.islink(p):
         return os.path.realpath(p)
-    d, name = os.path.split(p)
+    d, sep, name = p.rpartition(os.sep)
+    if not sep or not d or not name:
+        d, name = os.path.split(p)      # 'a.md', '/a.md': what rpartition does not split like split
     rd = dirs.get(d)
     if rd is None:
         rd = dirs[d] = os.path.realpath(d)

@@ -309,6 +309,26 @@ def row_to_claim(row) -> Claim:
     )
 
 
+
+def _plain_absolute(path) -> bool:
+    """An absolute path with nothing ``os.path.abspath`` would change ('/c/briefings/a.md',
+    as a corpus listing joins them): the ledger names 10,000 files per warm check, and the
+    normalisation was a fifth of its sync."""
+    return (isinstance(path, str) and path.startswith("/") and os.sep == "/"
+            and "//" not in path and "/./" not in path and "/../" not in path
+            and not path.endswith(("/.", "/..", "/")))
+
+
+_EUID = os.geteuid() if hasattr(os, "geteuid") else None
+
+
+def _readable(f: str, st) -> bool:
+    """``os.access(f, os.R_OK)``, answered from the file's stat when its mode lets everyone
+    read it (or the process is root): one system call per corpus file less."""
+    if _EUID == 0 or (_EUID is not None and st.st_mode & 0o444 == 0o444):
+        return True
+    return os.access(f, os.R_OK)
+
 class Ledger:
     """One SQLite ledger file. Paths are stored relative to ``root`` so the ledger
     moves with the corpus; claims come back with ``path`` as the caller named the file."""
@@ -456,7 +476,7 @@ class Ledger:
         """The ledger's name for a file: relative to the root when under it (posix), else
         absolute. Plain string work for the usual case (no syscalls); symlinks are
         resolved only for paths outside the root as written."""
-        ap = os.path.abspath(path)
+        ap = path if _plain_absolute(path) else os.path.abspath(path)
         if self.root is not None:
             for base in self._bases:
                 if ap.startswith(base):
@@ -500,7 +520,7 @@ class Ledger:
                 jobs.append((key, f, -1, -1, None))      # the worker records the InputError
                 continue
             old = known.get(key)
-            if not os.access(f, os.R_OK):
+            if not _readable(f, st):
                 jobs.append((key, f, st.st_size, st.st_mtime_ns, None))   # now unreadable: say so
                 continue
             if old is not None and old[2] == st.st_size and old[3] == st.st_mtime_ns:

@@ -32,7 +32,11 @@ STDIN = "-"
 
 
 def is_markdown(name: str) -> bool:
-    base = os.path.basename(name)
+    return is_markdown_name(os.path.basename(name))
+
+
+def is_markdown_name(base: str) -> bool:
+    """``is_markdown`` of a bare file name (a folder listing's)."""
     return base.lower().endswith(MARKDOWN_SUFFIXES) and not base.startswith(".")
 
 
@@ -208,8 +212,8 @@ def markdown_entries(root, scope: Optional[Scope] = None) -> list:
             keep = [d for d in keep if scope.excluded(os.path.join(dirpath, d), True, root) is None]
         dirnames[:] = keep
         for name in sorted(entries):
-            if is_markdown(name):
-                p = os.path.join(dirpath, name)
+            if is_markdown_name(name):
+                p = entries[name].path         # os.path.join(dirpath, name), made by the listing
                 if scope is not None and scope.excluded(p, False, root) is not None:
                     continue
                 # a looping or dangling link is kept: reading it reports it, instead of the

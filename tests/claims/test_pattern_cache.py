@@ -74,6 +74,47 @@ def test_a_damaged_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
         pattern_cache.reset()
 
 
+def test_a_file_grown_past_its_size_keeps_only_what_this_process_used(tmp_path, monkeypatch):
+    # old versions of large alternations pile up as vocabularies change: reading them all back
+    # slowed every start-up; past the cap, a writing process keeps only the patterns it used
+    monkeypatch.setenv("CAVEAT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(pattern_cache, "MAX_BYTES", 20_000)
+    pattern_cache.reset()
+    try:
+        stale = [("re", "stale%d|" % i + "|".join("w%d" % j for j in range(300)), 0) for i in range(8)]
+        for key in stale:
+            pattern_cache.compile_re(key[1], 0)
+        pattern_cache.save()
+        assert all(k in cache_file.read(pattern_cache.path()) for k in stale)
+        pattern_cache.reset()
+        used = pattern_cache.compile_re(r"(?P<v>\d+)\s*tok/s", 0)
+        assert used.search("at 120 tok/s").group("v") == "120"
+        pattern_cache.save()
+        kept = cache_file.read(pattern_cache.path())
+        assert ("re", r"(?P<v>\d+)\s*tok/s", 0) in kept
+        assert not any(k in kept for k in stale)
+    finally:
+        pattern_cache.reset()
+
+
+def test_an_oversized_file_is_trimmed_even_when_nothing_new_was_compiled(tmp_path, monkeypatch):
+    monkeypatch.setenv("CAVEAT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(pattern_cache, "MAX_BYTES", 20_000)
+    pattern_cache.reset()
+    try:
+        keys = [("re", "old%d|" % i + "|".join("w%d" % j for j in range(300)), 0) for i in range(8)]
+        for key in keys:
+            pattern_cache.compile_re(key[1], 0)
+        pattern_cache.save()
+        pattern_cache.reset()
+        pattern_cache.compile_re(keys[0][1], 0)         # from the file: nothing new to add
+        assert not pattern_cache._new
+        pattern_cache.save()
+        assert set(cache_file.read(pattern_cache.path())) == {keys[0]}
+    finally:
+        pattern_cache.reset()
+
+
 def test_the_cache_can_be_turned_off(monkeypatch):
     monkeypatch.setenv("CAVEAT_CACHE_DIR", "off")
     pattern_cache.reset()
