@@ -405,8 +405,10 @@ def heading_counts(doc, counts: list) -> list:
             continue
         # numbered entries or the section's own list; sub-sections may be of another kind
         # ('## Two approaches' over '### A', '### B', '### Comparison')
-        cands = [r for r in present_under(doc, k) if r.what in ("entries", "bullets", "table rows",
-                                                                 "table columns")]
+        kinds = ("entries", "bullets", "table rows", "table columns")
+        if vocab()["prose_point_noun"].search(doc.text, c.start, min(b.end, c.end + 16)):
+            kinds = ("entries", "bullets")      # 'two core ideas' are not a spec table's rows
+        cands = [r for r in present_under(doc, k) if r.what in kinds]
         if cands and not any(r.what == "subsections" for r in present_under(doc, k)):
             out.append(enum_statement(doc, c, cands, "section"))
     return out

@@ -50,6 +50,7 @@ def vocab():
         "closed_count": compile_re(d["closed_count"]),
         "closed": compile_re(d["closed_marker"]),
         "measure_noun": compile_re(d["measure_nouns"]),
+        "prose_point_noun": compile_re(d["prose_point_nouns"]),
         "sep": compile_re(d["enum_separators"]),
         "sep_semicolon": compile_re(d["enum_rank_semicolon"]),
         "sep_comma": compile_re(d["enum_rank_comma"]),
