@@ -506,6 +506,12 @@ class Scopes:
                 # … . Throughput fell 55%'); a digest's paragraph strings unrelated statements
                 out.append(("paragraph", list(reversed(bi.within("conds", max(b.start, sent[0] - 4 * WINDOW),
                                                                  sent[0])))))
+            elif text.startswith("**", b.start):
+                # … unless it is one item under its bold lead ('**中电信开源 星辰 Xing4.0-29B-A4B：…** —
+                # 9/17 开源 … 训练吞吐提升约 96%'): the lead names what the item's figures are of
+                lead_end = text.find("**", b.start + 2, sent[0])
+                if lead_end > 0:
+                    out.append(("paragraph", bi.within("conds", b.start, lead_end)))
         if b.kind == "paragraph":
             # a paragraph right under a table or a list speaks of it ('几何平均 6.23×' after an
             # 'H200 microbenchmark：' table, '同时 C1 TTFT +10.29%' after an 'MI350X、8k1k：' list)
