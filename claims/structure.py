@@ -190,7 +190,7 @@ def _setup_rx():
     return (compile_re(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             compile_re(d["setup_section"]), compile_re(d["appendix_section"]),
             guarded(d["setup_intro"], re.IGNORECASE), guarded(d["setup_sentence"], re.IGNORECASE),
-            guarded(d["setup_universal"], re.IGNORECASE))
+            guarded(d["setup_universal"], re.IGNORECASE), compile_re(d.get("model_row_label") or r"(?!)"))
 
 
 _EVALUATION = compile_re(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
@@ -213,7 +213,7 @@ _LEADING_TAGS = compile_re(r"^(?:\s*</?[A-Za-z][A-Za-z0-9]{0,20}(?:\s[^<>]{0,200
 
 
 def _setups(doc, clean_title) -> list:
-    line_rx, paren_rx, section_rx, appendix_rx, intro_rx, sentence_rx, universal_rx = _setup_rx()
+    line_rx, paren_rx, section_rx, appendix_rx, intro_rx, sentence_rx, universal_rx = _setup_rx()[:7]
     out = []
     by_section = {}
     for bi, b in enumerate(doc.blocks):
@@ -228,6 +228,16 @@ def _setups(doc, clean_title) -> list:
                 # the whole evaluation, its profile and ablation sub-sections too
                 scope = _evaluation_ancestor(doc, scope, clean_title)
             out.append(Setup("section", by_section.get(k, []), scope, None, sec.line))
+    # a key-value table's model row ('| H3 主模型 | `minimax_h3_….safetensors` |'): a setup line
+    # of its section (of the document above the first section), as '**模型**：…' would be
+    model_row = _setup_rx()[7]
+    for t in doc.tables:
+        for row in t.rows:
+            if len(row.cells) >= 2 and row.cells[0].column == 0 and row.cells[1].block is not None \
+                    and model_row.match(row.cells[0].text):
+                cb = row.cells[1].block
+                b = doc.blocks[cb]
+                out.append(Setup("line", [cb], b.section, b.entry, b.line))
     items_of = {}
     for it in doc.items:
         items_of.setdefault(it.intro, []).append(it.block)

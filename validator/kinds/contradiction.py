@@ -120,6 +120,27 @@ def _one_table(doc, a, b) -> bool:
     return ta is not None and ta == tb
 
 
+def _item_parents(doc) -> dict:
+    """Block of a nested list item -> block of the item it sits under (from the document
+    model's list items: the nearest earlier item of its list with a smaller depth)."""
+    out, stack = {}, []     # stack: (list id, depth, block) of the open items
+    for it in doc.items:
+        while stack and (stack[-1][0] != it.list_id or stack[-1][1] >= it.depth):
+            stack.pop()
+        if stack:
+            out[it.block] = stack[-1][2]
+        stack.append((it.list_id, it.depth, it.block))
+    return out
+
+
+def _sibling_cases(parents: dict, a, b) -> bool:
+    """Both figures are in sub-lists under two different items of one list ('**Tiny-Moe (E1)**'
+    over '- GPU Baseline Gen: 545 t/s', '**Phi-mini-MoE (E2)**' over '- … 218 t/s'): each parent
+    item is a case of its own, as a table's rows are."""
+    pa, pb = parents.get(a.block), parents.get(b.block)
+    return pa is not None and pb is not None and pa != pb
+
+
 # what a figure is when it states no measured value (claims/nature.py): a plan's target, a
 # configured limit, a quoted title, a bug's symptom -- none restates or contradicts a result
 _NOT_STATED = ("hypothetical", "setting", "quote", "symptom")
@@ -201,6 +222,7 @@ def _facts(rule, ctx):
     max_ev = int(rule.params.get("max_evidence", 5))
     max_ratio = float(rule.params.get("max_ratio", 5.0))
     lang = ctx.lang
+    parents = ctx.memo(("contradiction.item_parents",), lambda: _item_parents(ctx.document))
     mine_all = statements(ctx.analysis, approx_rel, ctx.caches)
     here = os.path.realpath(ctx.path)
     corpus = ctx.corpus if "corpus" in scopes else None
@@ -235,6 +257,8 @@ def _facts(rule, ctx):
                         continue
                     if _one_table(ctx.document, claim, other):
                         continue      # a table's rows are its cases: two rows never contradict
+                    if _sibling_cases(parents, claim, other):
+                        continue      # nor do two items' sub-lists
                     if _states_no_level(ctx.document, other):
                         continue
                     if _far_apart(claim, other, max_ratio):
