@@ -157,12 +157,12 @@ class Setup:
     """A place that states the test setup for a scope: a setup section, a setup line
     ('实测条件：…', 'Setup: …'), a parenthesised setup, a list a setup sentence introduces, or
     the launch command of a code block ('--model-path meta-llama/…', '# Hardware: 8x A100')."""
-    kind: str                  # 'section' | 'line' | 'paren' | 'list' | 'paragraph' | 'universal' | 'code'
+    kind: str                  # 'section' | 'line' | 'paren' | 'list' | 'paragraph' | 'universal' | 'code' | 'row'
     blocks: list               # block indices whose conditions it states
     section: Optional[int] = None   # the section it applies to (None: the whole document)
     entry: Optional[int] = None     # the entry it applies to, when inside one
     line: int = 0
-    mentions: list = field(default_factory=list)   # a 'code' setup's names (code is no block)
+    mentions: list = field(default_factory=list)   # a 'code' setup's names (code is no block), a 'row' setup's model
 
 
 @dataclass

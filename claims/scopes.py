@@ -42,7 +42,7 @@ def _rx():
     # the searched ones carry a guard on their first characters (entities.guarded: same matches)
     return (compile_re(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             compile_re(d["label_line"]), compile_re(d.get("intro_section") or r"(?!)"),
-            guarded(d.get("other_experiment") or r"(?!)"), compile_re(d.get("model_row_label") or r"(?!)"))
+            guarded(d.get("other_experiment") or r"(?!)"))
 
 
 _PAPER_LINK = compile_re(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
@@ -64,21 +64,6 @@ def unmasked(spans, masked, text=None, starts=None):
             continue
         out.append(sp)
     return out
-
-
-def _row_named_model(doc, b) -> list:
-    """The model a key-value table row names in its second cell ('| H3 主模型 | `minimax_h3_…` |'):
-    [Mention] of the cell, or []."""
-    t = doc.tables[b.table] if b.table is not None and b.table < len(doc.tables) else None
-    row = next((r for r in t.rows if r.index == b.row), None) if t is not None else None
-    if row is None or not row.cells or row.cells[0].column != 0:
-        return []
-    if not _rx()[5].match(row.cells[0].text):
-        return []
-    value = doc.text[b.start:b.end].strip().strip("`*").strip()
-    if not value or len(value) > 120:
-        return []
-    return [Mention("model", value, b.start, b.end, doc.text[b.start:b.end])]
 
 
 class BlockInfo:
@@ -131,8 +116,6 @@ class BlockInfo:
             found = self._found_conds
             if found is None:
                 found = find_conditions(self.doc.text, b.start, b.end, self._names)
-            if b.kind == "table_cell" and b.cell == 1 and not any(m.kind == "model" for m in found):
-                found = list(found) + _row_named_model(self.doc, b)
             self._conds = unmasked(found, b.masked, self.doc.text)
         return self._conds
 
@@ -249,7 +232,7 @@ class Scopes:
     def _setup_mentions(self, st):
         """What a Setup record states: a setup line or parenthesis its labelled part, any other
         setup (section, list, paragraph) every mention of its blocks."""
-        if st.kind == "code":
+        if st.kind in ("code", "row"):
             return list(st.mentions)
         out = []
         for k, i in enumerate(st.blocks):

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ._data import load
 from .entities import find_entities, guarded
-from .model import ListItem, Reference, Sentence, Setup
+from .model import ListItem, Mention, Reference, Sentence, Setup
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # ---------------------------------------------------------------- sentences
@@ -228,16 +228,20 @@ def _setups(doc, clean_title) -> list:
                 # the whole evaluation, its profile and ablation sub-sections too
                 scope = _evaluation_ancestor(doc, scope, clean_title)
             out.append(Setup("section", by_section.get(k, []), scope, None, sec.line))
-    # a key-value table's model row ('| H3 主模型 | `minimax_h3_….safetensors` |'): a setup line
-    # of its section (of the document above the first section), as '**模型**：…' would be
+    # a key-value table's model row ('| H3 主模型 | `minimax_h3_….safetensors` |'): the model of its
+    # section (of the document above the first section), as a '**模型**：…' line would be, whether
+    # or not a vocabulary knows the name
     model_row = _setup_rx()[7]
     for t in doc.tables:
         for row in t.rows:
             if len(row.cells) >= 2 and row.cells[0].column == 0 and row.cells[1].block is not None \
                     and model_row.match(row.cells[0].text):
-                cb = row.cells[1].block
-                b = doc.blocks[cb]
-                out.append(Setup("line", [cb], b.section, b.entry, b.line))
+                b = doc.blocks[row.cells[1].block]
+                surface = doc.text[b.start:b.end]
+                value = surface.strip().strip("`*").strip()
+                if value and len(value) <= 120:
+                    out.append(Setup("row", [], b.section, b.entry, b.line,
+                                     mentions=[Mention("model", value, b.start, b.end, surface)]))
     items_of = {}
     for it in doc.items:
         items_of.setdefault(it.intro, []).append(it.block)

@@ -496,9 +496,9 @@ def check_range_summary(values: list, z, approx_rel: float = 0.1, some: bool = F
     # 'ATOM 的 flatmm 略慢（+9~11%）' under a column holding +9% and +11% among others: both ends
     # are figures of the column, so the range sums up some of its rows (the ones it speaks of)
     # (``some``: the values are a whole column's, no row named)
-    some = some and any(overlaps(lo_end, i) for i in ivs) and any(overlaps(hi_end, i) for i in ivs)
+    among = some and any(overlaps(lo_end, i) for i in ivs) and any(overlaps(hi_end, i) for i in ivs)
     span = (lo_v[0], hi_v[1])
-    return Verdict(ok=inside or ends or some, readings=[Reading("span", *span)], stated=sz)
+    return Verdict(ok=inside or ends or among, readings=[Reading("span", *span)], stated=sz)
 
 
 def _any_reading(d, approx_rel: float) -> Optional[Verdict]:

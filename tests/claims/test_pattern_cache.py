@@ -74,6 +74,15 @@ def test_a_damaged_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
         pattern_cache.reset()
 
 
+def _compile_large(prefix: str) -> list:
+    """Compile and save eight large alternations (a few KB each); their cache keys."""
+    keys = [("re", "%s%d|" % (prefix, i) + "|".join("w%d" % j for j in range(300)), 0) for i in range(8)]
+    for key in keys:
+        pattern_cache.compile_re(key[1], 0)
+    pattern_cache.save()
+    return keys
+
+
 def test_a_file_grown_past_its_size_keeps_only_what_this_process_used(tmp_path, monkeypatch):
     # old versions of large alternations pile up as vocabularies change: reading them all back
     # slowed every start-up; past the cap, a writing process keeps only the patterns it used
@@ -81,10 +90,7 @@ def test_a_file_grown_past_its_size_keeps_only_what_this_process_used(tmp_path, 
     monkeypatch.setattr(pattern_cache, "MAX_BYTES", 20_000)
     pattern_cache.reset()
     try:
-        stale = [("re", "stale%d|" % i + "|".join("w%d" % j for j in range(300)), 0) for i in range(8)]
-        for key in stale:
-            pattern_cache.compile_re(key[1], 0)
-        pattern_cache.save()
+        stale = _compile_large("stale")
         assert all(k in cache_file.read(pattern_cache.path()) for k in stale)
         pattern_cache.reset()
         used = pattern_cache.compile_re(r"(?P<v>\d+)\s*tok/s", 0)
@@ -102,10 +108,7 @@ def test_an_oversized_file_is_trimmed_even_when_nothing_new_was_compiled(tmp_pat
     monkeypatch.setattr(pattern_cache, "MAX_BYTES", 20_000)
     pattern_cache.reset()
     try:
-        keys = [("re", "old%d|" % i + "|".join("w%d" % j for j in range(300)), 0) for i in range(8)]
-        for key in keys:
-            pattern_cache.compile_re(key[1], 0)
-        pattern_cache.save()
+        keys = _compile_large("old")
         pattern_cache.reset()
         pattern_cache.compile_re(keys[0][1], 0)         # from the file: nothing new to add
         assert not pattern_cache._new
