@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from ._data import load
 from .conditions import find_conditions_in_spans
-from .entities import find_entities_in_spans, guarded
+from .entities import find_entities_in_spans, guarded, local_pattern
 from .model import Condition
 from .scopes import WINDOW, Scopes, bounds
 from .structure import ANAPHORA, CLAUSE_END, SENT_END
@@ -56,7 +56,8 @@ def _metrics():
             parts.append("(?P<g%d>%s)" % (order, "|".join("(?:%s)" % p for p in pats)))
         return names, guarded("|".join(parts), re.IGNORECASE)
     kinds = {k: set(v) for k, v in (d.get("kinds") or {}).items()}
-    return comp("quantity"), comp("change"), kinds, d.get("by_kind") or {}, d.get("percent_speedup_is") or "speedup"
+    return (comp("quantity"), comp("change"), kinds, d.get("by_kind") or {}, d.get("percent_speedup_is") or "speedup",
+            frozenset(d.get("leads_in") or ()))
 
 
 # The title and the first paragraphs before any section state what the whole document is
@@ -174,6 +175,12 @@ _AT_LEVEL = compile_re(r"(?:(?<![A-Za-z])at\s{1,2}(?:the\s{1,2}|an?\s{1,2})?|在
 _LEADS_WITH = compile_re(r"(?:以|(?<![A-Za-z])lead(?:s|ing)?\s{1,2}with)\s{0,2}(?:约|about\s)?\s{0,2}$", re.IGNORECASE)
 
 
+# a topic phrase that ends right before a clause: '在 J/token 上，', '就能耗而言，', 'On J/token, ',
+# 'In terms of energy, '
+_TOPIC_BEFORE = compile_re(r"(?:在|就|从)\s{0,2}[^，,。；;\n]{1,24}?\s{0,2}(?:上|方面|而言|来看)\s{0,2}[，,]\s{0,2}$"
+                           r"|(?<![A-Za-z])(?:on|in terms of|for)\s{1,2}[^,.;\n]{1,24}?,\s{0,2}$", re.IGNORECASE)
+
+
 def _hits(group, text, lo, hi):
     """(name, order, start, end) of every keyword of a metric group in text[lo:hi]."""
     names, rx = group
@@ -187,7 +194,7 @@ def _hits(group, text, lo, hi):
 def _metric(text, c, clause, block, prev_same_kind, header=None, sent=None):
     """The metric of figure ``c`` (see claims/data/metrics.yaml); ``header`` lists the cells
     that label a table cell (its row's first cell, its column's header)."""
-    quantity, change, kinds, by_kind, pct_speedup = _metrics()
+    quantity, change, kinds, by_kind, pct_speedup, leads_in = _metrics()
     best = None
     # a change word right next to the figure ('73% reduction', '3.1× 提速', '领先 vLLM 35%')
     for name, order, ms, me in _hits(change, text, max(clause[0], c.start - 20), min(clause[1], c.end + 20)):
@@ -223,8 +230,17 @@ def _metric(text, c, clause, block, prev_same_kind, header=None, sent=None):
         # unless the clause names what was measured ('P99 延迟下降 38%')
         if change_hit == "speedup" and c.kind == "percent":
             change_hit = pct_speedup
-        if qhit and change_hit in ("reduction", "increase"):
+        if qhit and (change_hit in ("reduction", "increase") or (change_hit == "throughput_lead" and qhit in leads_in)):
             return qhit
+        if change_hit == "throughput_lead" and qhit is None:
+            # '在 J/token 上，vLLM 仍领先 7.0%', 'On J/token, vLLM leads by 7%': the topic phrase
+            # before the clause names what the lead is in
+            t = _TOPIC_BEFORE.search(text, max(0, clause[0] - 48), clause[0])
+            if t is not None:
+                named = [(order, name) for name, order, _, _ in _hits(quantity, text, t.start(), t.end())
+                         if name in leads_in]
+                if named:
+                    return min(named)[1]
         if change_hit == "increase" and c.kind == "ratio":
             return "speedup"    # 'a 2-3x improvement over TGI': a multiple of nothing named is speed
         return change_hit
@@ -299,7 +315,7 @@ def _found_in_spans(doc, claims, names):
     text, blocks = doc.text, doc.blocks
     read = sorted({c.block for c in claims if c.block in names})
     spans = [(blocks[i].start, blocks[i].end) for i in read]
-    systems = dict(zip(read, find_entities_in_spans(text, spans, kinds=("system",))))
+    systems = dict(zip(read, find_entities_in_spans(text, spans, kinds=("system",), local=local_pattern(doc.systems))))
     conds = dict(zip(read, find_conditions_in_spans(text, spans, [names[i] for i in read])))
     return conds, systems
 

@@ -341,8 +341,9 @@ class Covered:
         return k >= 0 and x < self.ends[k]
 
 
-def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardware", "model")) -> list:
-    """[(kind, canonical, start, end, surface)] in text order."""
+def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardware", "model"), local=None) -> list:
+    """[(kind, canonical, start, end, surface)] in text order. ``local`` (``local_pattern``)
+    adds the systems one document names beside known ones (``Document.systems``)."""
     end = len(text) if end is None else end
     sys_alias, sys_rx, hw_alias, hw_rx, model_rx = _tables()
     out = []
@@ -370,6 +371,11 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
             if taken and m.start() in taken:
                 continue
             out.append(Mention("system", _canon_sys(m.group(0), sys_alias), m.start(), m.end(), m.group(0)))
+        if local is not None:
+            taken = Covered((s, e) for _, _, s, e, _ in out) if out else ()
+            for m in local.finditer(text, start, end):
+                if not (taken and m.start() in taken):
+                    out.append(Mention("system", m.group(0).lower(), m.start(), m.end(), m.group(0)))
     if len(out) > 1:
         out.sort(key=_START)
     return out
@@ -455,14 +461,23 @@ def _ENT_SPAN(ent):
     return ent[2], ent[3]
 
 
-def find_entities_in_spans(text: str, spans, kinds=("system", "hardware", "model"), index=None) -> list:
+@lru_cache(maxsize=64)
+def local_pattern(names: tuple):
+    """The pattern of a document's own system names (``Document.systems``), or None."""
+    if not names:
+        return None
+    alts = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return compile_re(r"(?<![\w.-])(?:%s)(?![\w-])" % alts)
+
+
+def find_entities_in_spans(text: str, spans, kinds=("system", "hardware", "model"), index=None, local=None) -> list:
     """``[find_entities(text, s, e, kinds) for s, e in spans]`` for sorted, disjoint spans
     (a document's blocks), from one scan per run of spans instead of one per span: a
     document of 60 bullets paid the start of each scan 60 times.  A span the one scan cannot
     answer for exactly (see ``_spread``) is scanned alone, as before."""
     got, alone = _spread(index if index is not None else SpanIndex(text, spans),
-                         lambda lo, hi: find_entities(text, lo, hi, kinds), _ENT_SPAN)
+                         lambda lo, hi: find_entities(text, lo, hi, kinds, local), _ENT_SPAN)
     out = [got.get(i, []) for i in range(len(spans))]
     for i in alone:
-        out[i] = find_entities(text, spans[i][0], spans[i][1], kinds)
+        out[i] = find_entities(text, spans[i][0], spans[i][1], kinds, local)
     return out

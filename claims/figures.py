@@ -832,6 +832,14 @@ def _order_of_magnitude(f, text):
         and not f.pct and not f.cnpct
 
 
+def _significance_level(f, text):
+    # '超过 2σ', 'beyond 3 sigma', '2-sigma': a statistical threshold a result is tested against
+    return f.unit == "dimensionless" and not f.pct and _SIGMA_AFTER.match(text, f.e) is not None
+
+
+_SIGMA_AFTER = compile_re(r"\s{0,2}(?:[σΣ]|-?sigmas?(?![A-Za-z])|个标准差|倍标准差|standard deviations?)")
+
+
 def _hardware_count(f, text):
     # 8× H100, 4x GPUs: a hardware count
     return f.kind == "ratio" and not f.n2s and _HW_AFTER.match(f.after) is not None and float(f.v1).is_integer()
@@ -866,6 +874,7 @@ _NOT_A_CLAIM = (
     ("a leading zero (date, id)", _leading_zero),
     ("'tens of' in Chinese", _tens_of),
     ("a bare order of magnitude", _order_of_magnitude),
+    ("a significance level", _significance_level),
     ("a hardware count", _hardware_count),
     ("part of a hardware name", _hardware_name),
     ("an input or context length", _length_condition),

@@ -157,7 +157,7 @@ class Setup:
     """A place that states the test setup for a scope: a setup section, a setup line
     ('实测条件：…', 'Setup: …'), a parenthesised setup, a list a setup sentence introduces, or
     the launch command of a code block ('--model-path meta-llama/…', '# Hardware: 8x A100')."""
-    kind: str                  # 'section' | 'line' | 'paren' | 'list' | 'paragraph' | 'universal' | 'code' | 'row'
+    kind: str                  # 'section' | 'line' | 'paren' | 'list' | 'paragraph' | 'universal' | 'code' | 'row' | 'subject'
     blocks: list               # block indices whose conditions it states
     section: Optional[int] = None   # the section it applies to (None: the whole document)
     entry: Optional[int] = None     # the entry it applies to, when inside one
@@ -228,6 +228,7 @@ class Document:
     front_matter: int = 0           # number of leading lines of YAML/TOML front matter
     kind: str = "post"              # 'post' (about one thing) | 'digest' (gathers many sources)
     topic: str = ""                 # 'kernel': a post that measures a kernel (claims.structure.document_topic)
+    systems: tuple = ()             # names it uses as systems beside known ones (claims.structure.local_systems)
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""

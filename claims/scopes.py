@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from ._data import load
 from .conditions import find_conditions
-from .entities import find_entities, guarded
+from .entities import find_entities, guarded, local_pattern
 from .markers import find_markers
 from .model import Mention
 from .structure import ANAPHORA, CLAUSE_END, SENT_END
@@ -105,7 +105,8 @@ class BlockInfo:
             b = self.b
             found = self._found_systems
             if found is None:
-                found = find_entities(self.doc.text, b.start, b.end, kinds=("system",))
+                found = find_entities(self.doc.text, b.start, b.end, kinds=("system",),
+                                      local=local_pattern(self.doc.systems))
             self._systems = unmasked(found, b.masked)
         return self._systems
 
@@ -232,7 +233,7 @@ class Scopes:
     def _setup_mentions(self, st):
         """What a Setup record states: a setup line or parenthesis its labelled part, any other
         setup (section, list, paragraph) every mention of its blocks."""
-        if st.kind in ("code", "row"):
+        if st.kind in ("code", "row", "subject"):
             return list(st.mentions)
         out = []
         for k, i in enumerate(st.blocks):

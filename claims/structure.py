@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from ._data import load
+from .conditions import find_conditions
 from .entities import find_entities, guarded
 from .model import ListItem, Mention, Reference, Sentence, Setup
 from .pattern_cache import compile_re  # compiled once per machine, not per process
@@ -311,6 +312,83 @@ def _code_setups(doc) -> list:
     return out
 
 
+# a header cell that is one name, perhaps with a version or a parenthesis ('acvram', 'vLLM 0.29（`vllm serve`）')
+_CELL_NAME = compile_re(r"^[*_`\s]{0,4}(?P<n>[A-Za-z][\w.+-]{1,24}?)[*_`]{0,4}(?:\s{1,2}v?\d[\w.]{0,12})?\s{0,2}(?:[(（].{0,60}[)）])?[*_`\s]{0,4}$")
+# a title comparing one name with another: 'Agave vs llama.cpp — Performance Benchmarks'
+_VS = compile_re(r"(?<![\w.-])(?P<a>[A-Za-z][\w.+-]{1,24})\s{1,2}(?:vs\.?|versus|对比|对)\s{1,2}(?P<b>[A-Za-z][\w.+-]{1,24})(?![\w-])", re.IGNORECASE)
+
+
+def local_systems(doc) -> tuple:
+    """The names a document uses as systems beside systems a vocabulary knows: the other
+    cells of a table header that names a known system ('| | acvram | vLLM 0.29 | llama.cpp |'),
+    and the other side of a title's 'X vs <known system>' ('Agave vs llama.cpp'). A common
+    English word in a header ('Native', 'Baseline') is a configuration, not a system; the
+    title's explicit comparison is enough."""
+    from .names import is_english
+    found = []
+
+    def known(name):
+        return bool(find_entities(name, 0, len(name), kinds=("system",)))
+
+    stop = compile_re(load("sections.yaml").get("header_not_system") or r"(?!)")
+
+    def other(name):
+        # not hardware, a model, a condition ('BF16'), a column word ('Speedup') or a
+        # configuration id ('vllm_fp8_quantization')
+        return "_" not in name and not stop.match(name) and not find_conditions(name) \
+            and not find_entities(name, 0, len(name), kinds=("hardware", "model"))
+
+    for t in doc.tables:
+        names = []
+        for c in t.header:
+            m = _CELL_NAME.match(c.text)
+            names.append(m.group("n") if m else None)
+        hits = [n for n in names if n and known(n)]
+        if not hits:
+            continue
+        for n in names:
+            if n and n not in hits and not known(n) and other(n) and not is_english(n):
+                found.append(n)
+    if doc.title:
+        for m in _VS.finditer(doc.title):
+            a, b = m.group("a"), m.group("b")
+            for x, y in ((a, b), (b, a)):
+                if known(y) and not known(x) and other(x):
+                    found.append(x)
+    return tuple(dict.fromkeys(found))
+
+
+def _subject_setups(doc) -> list:
+    """The model a post names as its subject in its title or opening paragraph ('We compare
+    Sigma V2's inference performance on vLLM …', 'one fixed-shape HSTU training run'): stated
+    once for the whole post, as a setup line would be (sections.yaml ``subject_model``)."""
+    if doc.kind != "post":
+        return []
+    rx = _subject_rx()
+    opening = [b for b in doc.blocks[:6] if b.kind in ("heading", "paragraph") and b.section in (None, 0)]
+    for b in opening[:3]:
+        for m in rx.finditer(doc.text, b.start, b.end):
+            g = "v" if m.group("v") else "v2"
+            s, e = m.span(g)
+            name = doc.text[s:e]
+            if find_entities(doc.text, s, e, kinds=("system", "hardware")):
+                continue        # "SGLang's inference performance": a system's, not a model's
+            known = find_entities(doc.text, s, e, kinds=("model",))
+            mention = known[0] if known else Mention("model", name, s, e, name)
+            return [Setup("subject", [], None, None, b.line, mentions=[mention])]
+    return []
+
+
+def _subject_rx():
+    global _SUBJECT_RX
+    if _SUBJECT_RX is None:
+        _SUBJECT_RX = compile_re(load("sections.yaml").get("subject_model") or r"(?!)")
+    return _SUBJECT_RX
+
+
+_SUBJECT_RX = None
+
+
 # ---------------------------------------------------------------- references
 
 # Issue / PR numbers and links, build and release ids: one pattern per form, each starting
@@ -489,5 +567,6 @@ def build(doc, clean_title) -> None:
     doc.sentences = _sentences(doc)
     doc.items = _items(doc)
     _captions(doc)
-    doc.setups = _setups(doc, clean_title) + _code_setups(doc)
+    doc.systems = local_systems(doc)
+    doc.setups = _setups(doc, clean_title) + _code_setups(doc) + _subject_setups(doc)
     doc.references = _references(doc)

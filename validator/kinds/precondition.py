@@ -59,11 +59,12 @@ FACET_NAMES = {
 METRIC_NAMES = {
     "zh": {"throughput": "吞吐", "throughput_lead": "领先幅度", "speedup": "加速比", "latency": "延迟",
            "latency_p99": "P99 延迟", "ttft": "首 token 延迟", "tpot": "每 token 延迟",
-           "hit_rate": "命中率", "memory": "显存/内存占用", "capacity": "容量", "load_time": "加载时间"},
+           "hit_rate": "命中率", "memory": "显存/内存占用", "capacity": "容量", "load_time": "加载时间",
+           "energy_per_token": "每 token 能耗"},
     "en": {"throughput": "throughput", "throughput_lead": "lead", "speedup": "speedup",
            "latency": "latency", "latency_p99": "P99 latency", "ttft": "time to first token",
            "tpot": "time per output token", "hit_rate": "hit rate", "memory": "memory",
-           "capacity": "capacity", "load_time": "load time"},
+           "capacity": "capacity", "load_time": "load time", "energy_per_token": "energy per token"},
 }
 
 
