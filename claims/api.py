@@ -68,6 +68,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     from .entities import Covered, find_entities_in_spans
     from .header_units import header_unit_claims
     from .respectively import assign as assign_respectively
+    from .structure import document_domain
 
     doc = segment(text, path, bom=bom, newline=newline)
     find = _find_figures()
@@ -78,6 +79,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     # block -> its model and hardware names, read once for figures and conditions
     names = dict(zip(read, find_entities_in_spans(
         text, [(doc.blocks[bi].start, doc.blocks[bi].end) for bi in read], kinds=("hardware", "model"))))
+    doc.domain = document_domain(doc, names)
     for bi in read:
         b = doc.blocks[bi]
         # a number inside a model or hardware name is part of the name, not a figure

@@ -73,6 +73,12 @@ _BLANK_LINE = compile_re(r"\n\s*\n")
 _OPEN_PAREN = compile_re(r"\s*[（(]\s*")
 _CLAUSE_END = compile_re(r"[。；;\n]")
 _CLOSE_PAREN = compile_re(r"[)）]")
+# the figure opens another from-to ('… 从 68.2% 提升到 93.4%，硬件任务上从 43.5% 提升到 80.0%'): an
+# operand of its own change, not the change of the one before it
+_FROM_BEFORE = compile_re(r"(?:从|由|(?<![A-Za-z])from)\s{0,2}$", re.IGNORECASE)
+_TO_AFTER = compile_re(r"^\s{0,2}(?:(?:提升|提高|增加|增长|降低|下降|减少|降|升)?\s{0,2}(?:到|至)|→|->|(?:up |down )?to(?![A-Za-z]))", re.IGNORECASE)
+# a parenthesis that labels its figure as something else ('（完整系统 72.2%）', '(full system: 72.2%)')
+_LABEL_IN_PAREN = compile_re(r"[(（]\s{0,2}([^()（）]{1,24}?)[:：]?\s{0,2}$")
 _LEAD_STOP = compile_re(r"[|，,：:]")
 _FACTOR_BEFORE = compile_re(r"[×xX*]\s{0,2}$")
 _CLAUSE_OR_CLOSE = compile_re(r"[，,;；。:：)）]")
@@ -215,6 +221,8 @@ def _pairs(doc, claims, v: Vocabulary) -> list:
         between = text[claims[j].end:g.start]
         if "\n" in between.strip(" \t") or _NEW_PAREN_CLAUSE.search(between):
             return None
+        if _FROM_BEFORE.search(text, max(0, g.start - 8), g.start) or _TO_AFTER.match(text, g.end, g.end + 12):
+            return None     # '…，硬件任务上从 43.5% 提升到 80.0%': the next from-to's start
         if (v.gap_between.fullmatch(between) or (len(between) <= 16 and _word_in(v.gap_after, between))
                 or _word_in(v.gap_after, text[g.end:g.end + 16])):
             return j + 1
@@ -571,6 +579,12 @@ class _Prose:
         inc = _word_in(v.increase, words)
         direction = self.sign_of(z) or (-1 if dec and not inc else (1 if inc and not dec else 0))
         if not direction and not v.arrow.search(mid):
+            return None
+        if _FROM_BEFORE.search(text, max(0, z.start - 8), z.start) or _TO_AFTER.match(text, z.end, z.end + 12):
+            return None
+        lab = _LABEL_IN_PAREN.search(tail)
+        if lab and any(ch.isalpha() for ch in lab.group(1)) and not (_word_in(v.increase, lab.group(1)) or _word_in(v.decrease, lab.group(1))
+                        or _word_in(v.from_to, lab.group(1))):
             return None
         if (z.kind == "ratio" and direction > 0 and _is_latency(a) and _is_latency(b)
                 and (_word_in(v.lead_extra, words) or _word_in(v.performance, words))):

@@ -666,6 +666,14 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
     label may be it (baselines None)."""
     lo, hi = _clause_of(seg, z.start - seg_start)
     inside = [m for m in ments if lo <= m[1] - seg_start < hi]
+    m = v.compare_after.search(seg, z.end - seg_start, hi)
+    if m and m.start() - (z.end - seg_start) <= 24:
+        name = _NAME_AFTER.match(seg, m.end())
+        if name and not any(abs(pos - seg_start - name.start()) <= 4 for _, pos, _ in ments):
+            # '4x faster than GCC, 60x faster than Rust': the comparison right after the figure
+            # names its baseline, and no label of the table is it (the GCC row is the other
+            # figure's baseline, not this one's)
+            return [], []
     base = _baselines(v, seg, seg_start, inside, z)
     subj = [lab for lab, _, _ in inside if lab not in base]
     if not base:
@@ -696,6 +704,8 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
     return subj, base
 
 
+# any capitalised name right after a comparison word: 'than Rust', 'than the Go compiler'
+_NAME_AFTER = compile_re(r"\s{1,3}(?:the\s{1,3})?[*_`]{0,2}[A-Z][\w.+#-]{0,30}")
 # a name right after the comparison word: 'than H100', 'vs the A100', 'than the old V2 runner' (a model number or an acronym)
 _NAME_NEXT = compile_re(r"\s{1,3}(?:the\s{1,3})?(?:[a-z]{2,12}\s{1,3}){0,2}(?:[A-Z][A-Za-z0-9]*\d[\w.-]*|[A-Z]{2,}[\w.-]*)")
 # a name inside that description: a model number or an acronym ('旧 V2 runner', 'the H100')
@@ -773,6 +783,10 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     continue
                 metric_words = metrics_in(seg) | (metrics_in(text[intro[0]:intro[1]]) if intro else set())
                 for z in stated:
+                    if _AVERAGE.search(text, s.start, z.start) and not _averages_labelled(t):
+                        # '**Average**: … 54.3% smaller': the column's mean, no two rows' lead
+                        # (unless the table has an average column or row: '| 平均 (ms) |')
+                        continue
                     d = _row_change_of(v, grid, seg, s.start, z, metric_words) if axis == "rows" else None
                     if d is None:
                         d = _lead_of(doc, v, grid, axis, labels, seg, s.start, ments, intro_ments, z, metric_words)
@@ -793,6 +807,16 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                         out[k] = replace(prev, alternatives=prev.alternatives + (replace(d, alternatives=()),)
                                          + d.alternatives)
     return out
+
+
+# a figure worded as an average of the table's rows ('Average: … 54.3% smaller', '平均提升 12%')
+_AVERAGE = compile_re(r"(?i)(?<![A-Za-z])(?:average|avg|mean|on average)(?![A-Za-z])|平均|均值")
+
+
+def _averages_labelled(t) -> bool:
+    """Does a header cell or a row label of table ``t`` name an average ('| 平均 (ms) |', '| Mean |')?"""
+    cells = list(t.header) + [r.cells[0] for r in t.rows if r.cells]
+    return any(_AVERAGE.search(c.text) for c in cells)
 
 
 # the comma-separated piece of a sentence a figure stands in ('…TBT 增幅约 684%，…TPS 下降约 8.5%')

@@ -239,6 +239,13 @@ _CPU = (r"(?-i:(?:Core\s?)?i[3579][- ]\d{4,5}[A-Z]{0,3}|Core\s?Ultra\s?[579]\s?\
         r"|Ryzen\s?(?:[3579]|Threadripper)(?:\s?PRO)?\s?\d{4}[A-Z0-9]{0,3})")
 
 
+# a cloud machine by its instance type ('Azure L16s_v3', 'Standard_ND96asr_v4', 'p4d.24xlarge',
+# 'g5.xlarge', 'a3-highgpu-8g'): the hardware a cloud benchmark ran on
+_CLOUD = (r"(?-i:(?:Standard_)?[A-Z]{1,3}\d{1,3}[a-z]{0,5}(?:_[A-Z]\d{2,3})?_v\d"
+          r"|(?:p[2-6][a-z]{0,2}|g[4-6][a-z]{0,3}|inf[12]|trn[12][a-z]?|[cmr][5-8][a-z]{0,3}|i[34][a-z]{0,3})\.(?:metal|\d{0,2}x?large)"
+          r"|(?:a[23]|g2|n[12]|c[23])-(?:highgpu|megagpu|ultragpu|standard|highmem|highcpu)-\d{1,3}g?)")
+
+
 @lru_cache(maxsize=None)
 def _tables():
     data = load("entities.yaml")
@@ -261,7 +268,7 @@ def _tables():
         _NAME_START + r"(?<![%s0-9_])(?:(?P<n>\d{1,5})" % _LETTER + r"\s{0,3}(?:[×xX*]|块|张|卡|颗)?\s{0,3})?"
         r"(?:" + ci_alternation(["nvidia", "amd", "intel", "google"]) + r"\s{1,3})?"
         r"(?:" + ci_alternation(["instinct", "tesla", "geforce", "radeon"]) + r"(?:™|®)?\s{1,3})?"   # '8× AMD Instinct™ MI300X'
-        r"(?P<hw>" + ci_alternation(hw_alias) + "|" + _CHIP + "|" + _CPU + r")"
+        r"(?P<hw>" + ci_alternation(hw_alias) + "|" + _CHIP + "|" + _CPU + "|" + _CLOUD + r")"
         r"(?:s(?![A-Za-z0-9_]))?"          # the plural English writes: 'on 8 H100s', 'A100s'
         r"(?:\s{0,3}(?:" + ci_alternation(["sxm"]) + r"\d?|" + ci_alternation(["pcie"]) + "|"
         + ci_alternation(["nvl"]) + r"\d*))?(?:\s{0,3}(?P<mem>\d{2,3})\s{0,3}" + _ci("g") + "(?:" + _ci("i")

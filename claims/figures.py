@@ -416,9 +416,18 @@ def _candidates(text, ps, pe, names=None):
             lo = max(ps, p - 48)
             if _may_have_prefix(text, lo, p):
                 pm = prefix.match(text, lo, p)
-                if pm is not None and pm.start() < p:
+                if pm is not None and pm.start() < p and not _quote_marker(text, pm.start(), p):
                     pre = pm
         yield _Cand(cm, pre)
+
+
+def _quote_marker(text, s, p) -> bool:
+    """Is the prefix text[s:p] only a blockquote's '>' at the start of its line ('> 四個實驗',
+    a quoted line broken before its figure)? Then it is no bound."""
+    if text[s:p].strip() not in (">", "> >", ">>") or text[s:p].rstrip(" \t") == text[s:p]:
+        return False    # '>60%' at a line's start is a bound; '> 四個' a quote's marker
+    k = text.rfind("\n", 0, s)
+    return not text[k + 1:s].strip(" \t>")
 
 
 @lru_cache(maxsize=1)

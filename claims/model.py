@@ -229,6 +229,7 @@ class Document:
     kind: str = "post"              # 'post' (about one thing) | 'digest' (gathers many sources)
     topic: str = ""                 # 'kernel': a post that measures a kernel (claims.structure.document_topic)
     systems: tuple = ()             # names it uses as systems beside known ones (claims.structure.local_systems)
+    domain: str = "ml"              # 'ml', or 'other' when it names no model and no ML word (claims.structure.document_domain)
 
     def line_col(self, offset: int) -> tuple:
         """1-based (line, col) of a character offset."""

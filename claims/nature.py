@@ -243,6 +243,11 @@ def _test_symptom(ctx, a, c):
     return False
 
 
+def _test_market(ctx, a, c):
+    # a sales, revenue or growth figure of a news item ('销量 … 同比增长 9 倍', 'revenue grew 3x')
+    return c.kind in ("ratio", "percent") and bool(ctx["rx"]["market"].search(a.clause_text()))
+
+
 def _test_capacity(ctx, a, c):
     if c.kind == "bandwidth":
         return True
@@ -268,6 +273,7 @@ _TESTS = (
     ("setting", _test_setting),
     ("symptom", _test_ui),
     ("symptom", _test_symptom),
+    ("market", _test_market),
     ("capacity", _test_capacity),
 )
 

@@ -240,7 +240,7 @@ def _setups(doc, clean_title) -> list:
                 b = doc.blocks[row.cells[1].block]
                 surface = doc.text[b.start:b.end]
                 value = surface.strip().strip("`*").strip()
-                if value and len(value) <= 120:
+                if value and len(value) <= 120 and not _PLACEHOLDER.match(value):
                     out.append(Setup("row", [], b.section, b.entry, b.line,
                                      mentions=[Mention("model", value, b.start, b.end, surface)]))
     items_of = {}
@@ -318,6 +318,25 @@ _CELL_NAME = compile_re(r"^[*_`\s]{0,4}(?P<n>[A-Za-z][\w.+-]{1,24}?)[*_`]{0,4}(?
 _VS = compile_re(r"(?<![\w.-])(?P<a>[A-Za-z][\w.+-]{1,24})\s{1,2}(?:vs\.?|versus|对比|对)\s{1,2}(?P<b>[A-Za-z][\w.+-]{1,24})(?![\w-])", re.IGNORECASE)
 
 
+def document_domain(doc, names) -> str:
+    """'ml' when the document names a model (``names``: block -> its model and hardware
+    mentions) or uses a word of machine learning (sections.yaml ``ml_vocabulary``); 'other'
+    for a storage, database or compiler benchmark, whose figures depend on no model."""
+    if any(m.kind == "model" for ms in names.values() for m in ms) \
+            or any(m.kind == "model" for st in doc.setups for m in st.mentions):
+        return "ml"     # a model named in prose, a launch command or a model row
+    global _ML_RX
+    if _ML_RX is None:
+        _ML_RX = compile_re(load("sections.yaml").get("ml_vocabulary") or r"(?!)")
+    if _ML_RX.search(doc.text):
+        return "ml"
+    # a serving system the vocabulary knows ('SGLang', 'vLLM') runs models
+    return "ml" if find_entities(doc.text, 0, len(doc.text), kinds=("system",)) else "other"
+
+
+_ML_RX = None
+
+
 def local_systems(doc) -> tuple:
     """The names a document uses as systems beside systems a vocabulary knows: the other
     cells of a table header that names a known system ('| | acvram | vLLM 0.29 | llama.cpp |'),
@@ -356,6 +375,10 @@ def local_systems(doc) -> tuple:
                 if known(y) and not known(x) and other(x):
                     found.append(x)
     return tuple(dict.fromkeys(found))
+
+
+# a cell that names nothing yet ('| Model | TBD |', '| 模型 | 待定 |')
+_PLACEHOLDER = compile_re(r"(?i)^(?:TBD|TBA|TODO|N/?A|none|unknown|-+|—|待定|未知|无|暂无)$")
 
 
 def _subject_setups(doc) -> list:

@@ -245,6 +245,7 @@ def _assess(rule, ctx):
     metric_kinds = rule.params.get("metric_kinds") or {}
     digest = ctx.document.kind == "digest"
     kernel = ctx.document.topic == "kernel"
+    ml = ctx.document.domain == "ml"
     out = []
     for claim in ctx.analysis.claims:
         if claim.role not in roles or claim.nature != "result":
@@ -263,6 +264,8 @@ def _assess(rule, ctx):
         need = list(required.get(claim.metric or "", ()) or ())
         if kernel:      # a kernel's figures: the shape it ran on, or a model's layers
             need = ["model|shape" if f == "model" else f for f in need]
+        if not ml:      # a storage, database or compiler benchmark: no model to name
+            need = [f for f in need if "model" not in f.split("|")]
         if not need and not conditional:
             continue
         conds = conditions_of(claim)
