@@ -75,8 +75,9 @@ _CLAUSE_END = compile_re(r"[。；;\n]")
 _CLOSE_PAREN = compile_re(r"[)）]")
 # the figure opens another from-to ('… 从 68.2% 提升到 93.4%，硬件任务上从 43.5% 提升到 80.0%'): an
 # operand of its own change, not the change of the one before it
-_FROM_BEFORE = compile_re(r"(?:从|由|(?<![A-Za-z])from)\s{0,2}$", re.IGNORECASE)
+_FROM_BEFORE = compile_re(r"(?:从|由|(?<![A-Za-z])from|→|->|=>|⇒)\s{0,2}$", re.IGNORECASE)
 _TO_AFTER = compile_re(r"^\s{0,2}(?:(?:提升|提高|增加|增长|降低|下降|减少|降|升)?\s{0,2}(?:到|至)|→|->|(?:up |down )?to(?![A-Za-z]))", re.IGNORECASE)
+_DIGIT_RUN = compile_re(r"\d")
 # a parenthesis that labels its figure as something else ('（完整系统 72.2%）', '(full system: 72.2%)')
 _LABEL_IN_PAREN = compile_re(r"[(（]\s{0,2}([^()（）]{1,24}?)[:：]?\s{0,2}$")
 _LEAD_STOP = compile_re(r"[|，,：:]")
@@ -581,7 +582,9 @@ class _Prose:
         if not direction and not v.arrow.search(mid):
             return None
         if _FROM_BEFORE.search(text, max(0, z.start - 8), z.start) or _TO_AFTER.match(text, z.end, z.end + 12):
-            return None
+            return None     # z starts (or ends) a from-to of its own
+        if _DIGIT_RUN.search(mid):
+            return None     # '200 -> 94.20%, 300 -> 88.40%': the arrow joins 300 to 88.40%, not 94.20%
         lab = _LABEL_IN_PAREN.search(tail)
         if lab and any(ch.isalpha() for ch in lab.group(1)) and not (_word_in(v.increase, lab.group(1)) or _word_in(v.decrease, lab.group(1))
                         or _word_in(v.from_to, lab.group(1))):
@@ -881,6 +884,61 @@ def _quotients(doc, claims, taken, v: Vocabulary) -> list:
     return out
 
 
+# a multiple set between the two figures it relates: 'SGLang reaches 1,200 tok/s, 3.5× the 480 tok/s of
+# vLLM', '40 PB/s on-chip SRAM bandwidth ≈ 5,000× H100 HBM bandwidth (… = 3.35 TB/s)'
+_MULT_JOIN = compile_re(r"^[^\d\n。；;!?]{0,40}?(?:[≈=~≃～,，—–:：(（]|\bis\b|\bi\.e\.|\bwhich is\b|即|约为|相当于|是)\s{0,2}$",
+                        re.IGNORECASE)
+_MULT_GAP = compile_re(r"[。；;!?\n]|\.\s")
+
+
+def _multiples(doc, claims, taken) -> list:
+    """'A ≈ N× B' in one sentence, A and B figures of one dimension: N must be A / B (or B / A, a
+    multiple written the other way round); the reading holds when either recomputes."""
+    text = doc.text
+    out = []
+    for k in range(1, len(claims) - 1):
+        z, a, b = claims[k], claims[k - 1], claims[k + 1]
+        if z.kind != "ratio" or z.value is None or z.low is not None or z.value <= 1 or id(z) in taken:
+            continue
+        if id(a) in taken or id(b) in taken or a.kind in _RELATIVE or b.kind in _RELATIVE:
+            continue
+        if a.kind not in OPERAND_KINDS or not _same_dim(a, b) or not a.base_value or not b.base_value:
+            continue
+        if a.block != z.block or b.block != z.block or doc.blocks[z.block].table is not None:
+            continue        # a table's cells are compared by the table readers
+        if (a.list_id is not None and a.list_id == b.list_id) or b.start - z.end > 60:
+            continue
+        join = text[a.end:z.start]
+        if not (_MULT_JOIN.match(join) or (z.surface[:1] in "≈~～" and not _DIGIT_RUN.search(join) and len(join) <= 40)):
+            continue
+        if _MULT_GAP.search(text, z.end, b.start) or _MULT_GAP.search(join):
+            continue
+        out.append(Derivation(form="quotient", stated=z, operands=(a, b),
+                              alternatives=(Derivation(form="quotient", stated=z, operands=(b, a)),)))
+    # '片上带宽 40 PB/s，约为 H100 HBM 带宽（3.35 TB/s）的 5,000 倍': A 是 B 的 N 倍
+    have = {id(d.stated) for d in out}
+    for k in range(2, len(claims)):
+        z, a, b = claims[k], claims[k - 2], claims[k - 1]
+        if z.kind != "ratio" or z.value is None or z.low is not None or z.value <= 1 or id(z) in taken \
+                or id(z) in have or id(a) in taken or id(b) in taken:
+            continue
+        if a.kind not in OPERAND_KINDS or a.kind in _RELATIVE or not _same_dim(a, b) \
+                or not a.base_value or not b.base_value:
+            continue
+        if not (a.block == b.block == z.block) or doc.blocks[z.block].table is not None:
+            continue
+        if not _TIMES_OF.match(text[b.end:z.start]) or not _IS_WORD.search(text[a.end:b.start]) \
+                or b.start - a.end > 40 or _MULT_GAP.search(text, a.end, z.start):
+            continue
+        out.append(Derivation(form="quotient", stated=z, operands=(a, b),
+                              alternatives=(Derivation(form="quotient", stated=z, operands=(b, a)),)))
+    return out
+
+
+_TIMES_OF = compile_re(r"^\s{0,2}[)）]?\s{0,2}的\s{0,2}(?:约|近|大约)?\s{0,2}$")
+_IS_WORD = compile_re(r"是|为|约为|相当于|达到|(?<![A-Za-z])(?:is|was)(?![A-Za-z])")
+
+
 # ---------------------------------------------------------------- the whole pass
 
 def find_derivations(doc, claims, window: int = 160) -> list:
@@ -921,6 +979,8 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     out += _conversions(doc, claims, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
     out += find_expressions(doc, claims, taken)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += _multiples(doc, claims, taken)
 
     index = {id(c): i for i, c in enumerate(claims)}
     for k, d in enumerate(out):

@@ -108,9 +108,11 @@ def vocabulary() -> Vocabulary:
         bare_before_to=(r"(?:" + w["from"] + r")\s*(\d[\d,]*(?:\.(\d+))?)\s*(?:" + w["to"] + r")\s*$", ci),
         bare_before_versus=(r"(?<![\w.])(\d[\d,]*(?:\.(\d+))?)\s*(?:" + w["versus"] + r")\s*$", ci),
         # 'z (0.364 → 0.326)', 'z（41.7 kJ → 26.8 kJ）': two numbers, the same unit the reader
-        # does not know written after both, or none
+        # does not know written after both, or none, perhaps with what they were measured at
         bare_pair=(r"(?P<lead>[^\n\d]{0,30}?)[（(]\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?P<u>[A-Za-z/]{1,8})?\s*(?:"
-                   + arrows + r")\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?(u)(?P=u))\s*[)）]"),
+                   + arrows + r")\s*(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?(u)(?P=u))\s*"
+                   # what the pair was measured at, after it: '(283 -> 286 @1T, 噪声级别)'
+                   r"(?:[@,，;；]\s*(?![\d.]+\s*(?:→|->|=>|⇒|⟶))[^()（）\n]{0,40}?)?[)）]"),
         whole_before=(r"\s*[（(:：=＝]\s*|\s*[，,]?\s*(?:" + w["whole_before"] + r")\s*[:：]?\s*", ci),
         whole_after=(r"[^\d\n。；;|]{0,24}?[=＝]\s*|\s*[)）]?\s*(?:" + w["whole_after"]
                                + r")\s*[:：]?\s*", ci),

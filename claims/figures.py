@@ -416,9 +416,16 @@ def _candidates(text, ps, pe, names=None):
             lo = max(ps, p - 48)
             if _may_have_prefix(text, lo, p):
                 pm = prefix.match(text, lo, p)
-                if pm is not None and pm.start() < p and not _quote_marker(text, pm.start(), p):
+                if pm is not None and pm.start() < p and not _quote_marker(text, pm.start(), p) \
+                        and not _arrow_head(text, pm.start(), p):
                     pre = pm
         yield _Cand(cm, pre)
+
+
+def _arrow_head(text, s, p) -> bool:
+    """Is the prefix text[s:p] the head of an ASCII arrow ('283 -> 286', 'A => B', '--> 5')?
+    Then the figure is where a change goes, not a bound."""
+    return text[s:p].strip() == ">" and s > 0 and text[s - 1] in "-=–"
 
 
 def _quote_marker(text, s, p) -> bool:
@@ -443,6 +450,8 @@ def _cues():
 _CTX_BEFORE = compile_re(r"(?i:context|input|prompt|window|sequence|seq|length|上下文|输入|序列|长度|窗口)[^。；;\n]{0,12}$")
 _CTX_AFTER = compile_re(r"^[-\s]*(?i:tokens?)?[-\s]*(?i:context|input|prompt|window|sequence|上下文|输入|窗口)")
 _HW_AFTER = compile_re(r"^%s?(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*|(?i:gpus?\b|nodes?\b|卡))" % _SP)
+# what a multiple of a named card measures, right after its name ('× H100 HBM bandwidth', '× H100 80GB memory')
+_HW_QUANTITY = compile_re(r"(?:\s?(?:SXM\d?|PCIe|\d{2,3}\s?GB|HBM\d?e?|'s|’s))*\s?(?i:(?:memory\s)?bandwidth|memory|capacity|performance|perf(?:/W)?|throughput|compute|FLOPS|speed|带宽|显存|性能|算力|吞吐)")
 _HW_BEFORE = compile_re(r"(?:[A-Z]{1,4}[0-9]{2,4}[A-Za-z]*)%s?$" % _SP)
 _RATIO_NOTATION = compile_re(r"(?:[:：]|%s*比%s*|-to-)[0-9]" % (_SP, _SP))
 _FEW_BEFORE = compile_re(r"(?:few|several|many|dozens of|hundreds of|thousands of)%s+$" % _SP)
@@ -850,8 +859,10 @@ _SIGMA_AFTER = compile_re(r"\s{0,2}(?:[σΣ]|-?sigmas?(?![A-Za-z])|个标准差|
 
 
 def _hardware_count(f, text):
-    # 8× H100, 4x GPUs: a hardware count
-    return f.kind == "ratio" and not f.n2s and _HW_AFTER.match(f.after) is not None and float(f.v1).is_integer()
+    # 8× H100, 4x GPUs: a hardware count; '5,000× H100 HBM bandwidth', '32× H100 80GB memory' are
+    # multiples of what that hardware has
+    m = _HW_AFTER.match(f.after) if f.kind == "ratio" and not f.n2s else None
+    return m is not None and float(f.v1).is_integer() and not _HW_QUANTITY.match(f.after, m.end())
 
 
 def _hardware_name(f, text):

@@ -552,7 +552,9 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
     if d.form in ("change", "restated"):
         return check_change(a, b, z, d.direction, approx_rel, d.inverse)
     if d.form == "quotient":
-        return check_quotient(a, b, z, approx_rel)
+        # 'A ≈ N× B' may be written either way round (claims.derive._multiples): one reading will do
+        vs = [v for v in (check_quotient(*r.operands, z, approx_rel) for r in (d, *d.alternatives)) if v is not None]
+        return next((v for v in vs if v.ok), vs[0] if vs else None)
     if d.form == "share":
         return check_share(a, b, z, approx_rel)
     if d.form == "lead":
