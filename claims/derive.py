@@ -935,6 +935,56 @@ def _multiples(doc, claims, taken) -> list:
     return out
 
 
+# a list item's label and its figure, and the delta written after the figure:
+# '- Best SWLP Gen: 208 t/s (Delta **+0%**)' under '- GPU Baseline Gen: 218 t/s'
+_ITEM_LABEL = compile_re(r"^[\s*_`]{0,4}(?P<label>[^:：\n]{1,60}?)[*_`]{0,2}\s{0,2}[:：]")
+_DELTA_BEFORE = compile_re(r"[(（]\s{0,2}(?:delta|Δ|diff|change|gain|变化|差值|增益|提升)\s{0,2}[:：]?\s{0,2}[*_]{0,2}\s{0,2}[+±]?$", re.IGNORECASE)
+_BASELINE_WORD = compile_re(r"(?i)(?<![A-Za-z])baseline(?![A-Za-z])|基线|基准")
+
+
+def _item_deltas(doc, claims, taken) -> list:
+    """A delta after a list item's figure against the sibling item labelled as the baseline of
+    the same quantity (the labels end alike: 'Best SWLP Gen' and 'GPU Baseline Gen')."""
+    if not doc.items:
+        return []
+    text = doc.text
+    by_block = {}
+    for c in claims:
+        if c.block is not None:
+            by_block.setdefault(c.block, []).append(c)
+    lists = {}
+    for it in doc.items:
+        lists.setdefault(it.list_id, []).append(it)
+    out = []
+    for items in lists.values():
+        labelled = []
+        for it in items:
+            b = doc.blocks[it.block]
+            m = _ITEM_LABEL.match(b.text)
+            figs = by_block.get(it.block, [])
+            label = m.group("label").strip() if m else ""
+            labelled.append((it, label, label.split()[-1].lower() if label.split() else "", figs))
+        for n, (it, label, last, figs) in enumerate(labelled):
+            if len(figs) < 2 or not label:
+                continue
+            bfig, z = figs[0], figs[1]
+            if z.kind != "percent" or id(z) in taken or id(bfig) in taken or bfig.kind in _RELATIVE \
+                    or not _DELTA_BEFORE.search(text, max(0, z.start - 16), z.start) or _BASELINE_WORD.search(label):
+                continue
+            base = None
+            for it2, label2, last2, figs2 in reversed(labelled[:n]):
+                if it2.depth < it.depth:
+                    break       # the group's heading item: siblings end here
+                if it2.depth == it.depth and figs2 and last2 == last and _BASELINE_WORD.search(label2):
+                    base = figs2[0]
+                    break
+            if base is None or not _same_dim(base, bfig) or id(base) in taken:
+                continue
+            direction = -1 if z.negative else 1
+            out.append(Derivation(form="change", stated=z, operands=(base, bfig), direction=direction))
+    return out
+
+
 _TIMES_OF = compile_re(r"^\s{0,2}[)）]?\s{0,2}的\s{0,2}(?:约|近|大约)?\s{0,2}$")
 _IS_WORD = compile_re(r"是|为|约为|相当于|达到|(?<![A-Za-z])(?:is|was)(?![A-Za-z])")
 
@@ -970,7 +1020,8 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     stated_cells = {d.stated.start for d in ratios if d.stated is not None}
     out += (ratios + [d for d in _tables.baseline_row_ratios(doc, by_block)
                       if d.stated is not None and d.stated.start not in stated_cells]
-            + _tables.change_columns(doc, by_block) + _tables.row_totals(doc, by_block))
+            + _tables.change_columns(doc, by_block) + _tables.row_totals(doc, by_block)
+            + _tables.baseline_row_shares(doc, by_block))
     taken = [c for d in out for c in (d.stated, *d.operands) if c is not None]
     out += _tables.table_leads(doc, claims, by_block, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
@@ -981,6 +1032,8 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     out += find_expressions(doc, claims, taken)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
     out += _multiples(doc, claims, taken)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += _item_deltas(doc, claims, taken)
 
     index = {id(c): i for i, c in enumerate(claims)}
     for k, d in enumerate(out):

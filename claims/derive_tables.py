@@ -226,6 +226,49 @@ def baseline_row_ratios(doc, by_block) -> list:
     return out
 
 
+# a column of percentages of a baseline row: '| vs Single GPU |', '| relative to FP16 |', '| 相对基线 |'
+_SHARE_HEAD = compile_re(r"(?i)(?:^|[\s*_])(?:vs\.?|versus|relative(?:\s+to)?|of\s+baseline|相对|相比|对比)(?![A-Za-z])")
+_HUNDRED = compile_re(r"\s*(?:\*\*)?\s*100(?:\.0{1,2})?\s*%\s*(?:\*\*)?\s*")
+_CELL_PERCENT = compile_re(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*%\s*(?:\*\*)?\s*")
+
+
+def baseline_row_shares(doc, by_block) -> list:
+    """Rows of tables whose percent column reads against a baseline row marked 100% ('| Single
+    GPU | 9.2 | 100% |' then '| PP=2 | 40.2 | 112% |'): each row's percent must be its measurement
+    over that of the nearest baseline row above it (a table of several models repeats its
+    baseline row per model), in the one measurement column of the table."""
+    out = []
+    for t in doc.tables:
+        cols = [c.column for c in t.header if c.column >= 1 and _SHARE_HEAD.search(c.text)]
+        if len(cols) != 1 or len(t.rows) < 2:
+            continue
+        k = cols[0]
+        grid = [{c.column: c for c in row.cells} for row in t.rows]
+        bases = [i for i, cells in enumerate(grid) if cells.get(k) is not None and _HUNDRED.fullmatch(cells[k].text)]
+        if not bases:
+            continue
+        measured = [j for j, cell in grid[bases[0]].items() if j != k and
+                    (f := cell_figure(doc, cell, by_block)) is not None and f.kind in MEASURED_KINDS]
+        if len(measured) != 1:
+            continue
+        m = measured[0]
+        for i, cells in enumerate(grid):
+            above = [b for b in bases if b < i]
+            if i in bases or not above:
+                continue
+            base_cells = grid[above[-1]]
+            z, a = cells.get(k), cells.get(m)
+            if z is None or a is None or base_cells.get(m) is None or not _CELL_PERCENT.fullmatch(z.text):
+                continue
+            fz, fa = cell_figure(doc, z, by_block), cell_figure(doc, a, by_block)
+            fb = cell_figure(doc, base_cells[m], by_block)
+            if fz is None or fa is None or fb is None or fz.kind != "percent" or not fb.value \
+                    or not _same_dim(fa, fb) or fa.value is None:
+                continue
+            out.append(Derivation(form="share", stated=fz, operands=(fb, fa)))
+    return out
+
+
 _HEAD_WORD = compile_re(r"[A-Za-z][A-Za-z0-9]+|[\u4e00-\u9fff]{2,}")
 
 

@@ -7,7 +7,7 @@ Benchmark tables often put the unit in the header and bare numbers in the cells:
 
 The figure reader sees '1743.56' as a plain number. ``header_unit_claims(doc, claims, find)``
 reads such a column's unit from its header (the last parenthesised or bracketed unit:
-'(tok/s)', '[ms]', '（GB）') with the figure reader itself, and returns one ``Claim`` per bare
+'(tok/s)', '[ms]', '（GB）', or a header that is only a unit: '| tok/s |') with the figure reader itself, and returns one ``Claim`` per bare
 number of that column, with the unit and kind the header gives. A column whose header names
 no unit, or whose unit reads as a plain number or count, gives nothing; a cell that already
 holds a figure, or holds anything but one number, is left as it is.
@@ -27,9 +27,13 @@ _BARE = compile_re(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:\*\*)?\s*")
 _KINDS = ("throughput", "latency", "duration", "memory", "bandwidth", "percent", "ratio")
 
 
+# a header cell that is only a unit: '| tok/s |', '| **ms** |', '| GB/s |'
+_WHOLE_UNIT = compile_re(r"^[*_\s]{0,4}(?P<u>[A-Za-z/µμ]{2,10})[*_\s]{0,4}$")
+
+
 def _unit_of(header_text: str, find) -> Optional[Claim]:
     """The figure '1 <unit>' reads as, for the unit the header names; None without one."""
-    m = _HEADER_UNIT.search(header_text)
+    m = _HEADER_UNIT.search(header_text) or _WHOLE_UNIT.match(header_text)
     if not m:
         return None
     probe = "1 " + m.group("u").strip()
@@ -49,7 +53,7 @@ def header_unit_claims(doc, claims, find) -> list:
     for t in doc.tables:
         units = {}
         for h in t.header:
-            if "(" in h.text or "（" in h.text or "[" in h.text:
+            if "(" in h.text or "（" in h.text or "[" in h.text or _WHOLE_UNIT.match(h.text):
                 u = _unit_of(h.text, find)
                 if u is not None:
                     units[h.column] = u
