@@ -243,6 +243,36 @@ def _test_symptom(ctx, a, c):
     return False
 
 
+def _test_constraint(ctx, a, c):
+    # the latency another figure was measured under ('P99 TTFT 2.25s / TBT 0.5s 下，…',
+    # 'under a P99 TTFT SLO of 2 s'): written right before or after it in its clause
+    if c.kind not in ("latency", "duration"):
+        return False
+    rx = ctx["rx"]
+    return bool(rx["constraint_after"].match(a.text, c.end, min(len(a.text), a.sent[1] + 2))
+                or rx["constraint_before"].search(a.text, max(a.clause[0], c.start - 60), c.start))
+
+
+def _test_interval(ctx, a, c):
+    # a lifetime or an interval between events, named in the figure's clause, its list item's
+    # lead or its table row's label ('Carrier lifetime at the edge | 6.51ns')
+    if c.kind not in ("latency", "duration"):
+        return False
+    rx = ctx["rx"]["interval"]
+    if rx.search(a.clause_text()):
+        return True
+    doc = ctx["doc"]
+    b = doc.blocks[c.block]
+    if b.table is not None:
+        row = next((r for r in doc.tables[b.table].rows if r.index == b.row), None)
+        return bool(row is not None and row.cells and row.cells[0].column == 0 and rx.search(row.cells[0].text))
+    # a bullet's bold lead names what its figures are ('- **复用时距**决定 …：… to-B <10 秒')
+    return b.kind == "bullet" and bool(rx.search(_LEAD.match(b.text).group(0)))
+
+
+_LEAD = compile_re(r"^\s{0,4}(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__)?")
+
+
 def _test_market(ctx, a, c):
     # a sales, revenue or growth figure of a news item ('销量 … 同比增长 9 倍', 'revenue grew 3x')
     return c.kind in ("ratio", "percent") and bool(ctx["rx"]["market"].search(a.clause_text()))
@@ -273,6 +303,8 @@ _TESTS = (
     ("setting", _test_setting),
     ("symptom", _test_ui),
     ("symptom", _test_symptom),
+    ("setting", _test_constraint),
+    ("interval", _test_interval),
     ("market", _test_market),
     ("capacity", _test_capacity),
 )
