@@ -833,7 +833,9 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     d = _row_change_of(v, grid, seg, s.start, z, metric_words) if axis == "rows" else None
                     if d is None:
                         d = _lead_of(doc, v, grid, axis, labels, seg, s.start, ments, intro_ments, z, metric_words)
-                    if d is None and z.low is not None and z.high is not None:
+                    if d is None and z.low is not None and z.high is not None \
+                            and "other_experiment" not in (z.traits or ()):
+                        # ('A first attempt … cost 13–35%' reports another variant, not the table)
                         said = text[max(s.start, z.start - 8):z.start]
                         change = bool(v.decrease.search(said) or v.increase.search(said))
                         d = _range_of(grid, axis, ments, z, change)
