@@ -333,6 +333,10 @@ def _counts_the_list(tail: str) -> bool:
     return not re.search(r"(?i)\b(?:following|these|below|for example)\b|以下|如下|下列|下面|为例", t)
 
 
+# an inline-code name in a list item ('`abs()`')
+_CODE_NAME = compile_re(r"`[^`\n]{1,60}`")
+
+
 def list_intros(doc, counts: list) -> list:
     """A sentence that ends with a colon and counts the list right after it: 'The four
     strategies compared:', 'results in three significant problems:'."""
@@ -371,6 +375,11 @@ def list_intros(doc, counts: list) -> list:
             top = min(it.depth for it in its)
             tops = [doc.blocks[it.block] for it in its if it.depth == top]
             readings.append(Reading("list items", [Item(x.line, x.text[:40]) for x in tops], len(tops), len(tops)))
+            # '数学函数 (15个)：' over bullets that each name several functions ('- `abs()`, `sqrt()`, …'):
+            # the items are the names, not the bullets
+            names = [(x.line, m.group(0)) for x in tops for m in _CODE_NAME.finditer(x.text)]
+            if tops and all(len(_CODE_NAME.findall(x.text)) >= 2 for x in tops):
+                readings.append(Reading("named", [Item(ln, n[:40]) for ln, n in names], len(names), len(names)))
         if bi in tables_by_caption:
             t = tables_by_caption[bi]
             rows = t.rows

@@ -47,7 +47,9 @@ def header_unit_claims(doc, claims, find) -> list:
     """Claims for the bare numbers of every table column whose header states a unit."""
     if not doc.tables:
         return []
-    taken = {c.block for c in claims}
+    by_block = {}
+    for c in claims:
+        by_block.setdefault(c.block, []).append(c)
     out = []
     text = doc.text
     for t in doc.tables:
@@ -62,12 +64,20 @@ def header_unit_claims(doc, claims, find) -> list:
         for row in t.rows:
             for cell in row.cells:
                 like = units.get(cell.column)
-                if like is None or cell.block is None or cell.block in taken:
+                if like is None or cell.block is None:
                     continue
                 m = _BARE.fullmatch(cell.text)
                 if not m:
                     continue
                 num = m.group("n")
+                held = by_block.get(cell.block)
+                if held:
+                    # '| 1,556 |' under 'Before (ms)': the reader took the grouped number for a
+                    # plain one; it is the column's unit too (its neighbour '88' was given it)
+                    if len(held) == 1 and held[0].kind == "number" and held[0].unit == "dimensionless" \
+                            and held[0].surface == num and held[0].value is not None:
+                        _give_unit(held[0], like)
+                    continue
                 start = text.find(num, cell.start, cell.end)
                 if start < 0:
                     continue
@@ -80,3 +90,9 @@ def header_unit_claims(doc, claims, find) -> list:
                     base_unit=like.base_unit, decimals=len(num.split(".")[1]) if "." in num else 0,
                     block=cell.block))
     return out
+
+
+def _give_unit(c, like) -> None:
+    """Give a plain-number claim the unit and kind of its column's header (in place)."""
+    factor = like.base_value / like.value if like.base_value is not None and like.value else 1.0
+    c.kind, c.unit, c.base_unit, c.base_value = like.kind, like.unit, like.base_unit, c.value * factor
