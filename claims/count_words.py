@@ -35,7 +35,8 @@ def vocab():
         "en_numbers": set(d["en_numbers"]),
         "en_not_nouns": set(d["en_not_nouns"]),
         "en_not_mods": set(d["en_not_modifiers"]),
-        "digit_noun": compile_re(r"(?<![\w.#/=-])(?P<n>\d{1,5})(?P<plus>\+)?[ \t]?(?P<noun>%s)\b" % d["digit_nouns"]),
+        "digit_noun": compile_re(r"(?<![\w.#/=-])(?P<n>\d{1,5})(?P<plus>\+)?[ \t]?(?:%s[ \t])?(?P<noun>%s)\b"
+                                 % (d.get("digit_noun_adjectives") or "(?!)", d["digit_nouns"])),
         # '20+ 个修复 PR', '90+ 评论', '20 多个': digits, '+' or '多', then a classifier or a CJK noun
         "digit_plus": compile_re(r"(?<![\w.#/~=-])(?P<n>\d{1,5})(?:(?P<plus>\+)|\s?多)(?![\d+])(?:\s?(?:%s))?(?=\s?[\u4e00-\u9fffA-Za-z])" % cls),
         "zh_time_after": compile_re(r"\s?(?:%s)" % time_after),
