@@ -8,6 +8,7 @@ from bisect import bisect_right
 from typing import Optional
 
 from .count_words import to_int, vocab
+from .markdown import quote_marker
 from .model import Claim
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
@@ -24,9 +25,9 @@ def _qualifiers(text: str, start: int) -> tuple:
             k = len(head) - len(word)
             if word[0].isascii() and word[0].isalpha() and k > 0 and head[k - 1].isalpha():
                 continue    # 'about' inside 'roundabout'
-            if not word[0].isalnum() and not head[:k].rpartition("\n")[2].strip(" \t>"):
-                continue    # '> 四個實驗': a blockquote's marker at the start of its line, not a bound
             s = start - (len(text[max(0, start - 24):start]) - k)
+            if quote_marker(text, s, start):
+                continue    # '> 四個實驗': a blockquote's marker at the start of its line, not a bound
             return bound is None, bound, s
     return False, None, start
 

@@ -891,48 +891,46 @@ _MULT_JOIN = compile_re(r"^[^\d\n。；;!?]{0,40}?(?:[≈=~≃～,，—–:：(
 _MULT_GAP = compile_re(r"[。；;!?\n]|\.\s")
 
 
+def _multiple_of(doc, z, a, b, taken) -> bool:
+    """Can z (a multiple above 1) relate figures a and b of one prose block and one dimension?"""
+    return (z.kind == "ratio" and z.value is not None and z.low is None and z.value > 1
+            and not taken.intersection((id(z), id(a), id(b)))
+            and a.kind in OPERAND_KINDS and b.kind not in _RELATIVE and _same_dim(a, b)
+            and bool(a.base_value) and bool(b.base_value)
+            and a.block == b.block == z.block and doc.blocks[z.block].table is None)   # tables: the table readers
+
+
 def _multiples(doc, claims, taken) -> list:
-    """'A ≈ N× B' in one sentence, A and B figures of one dimension: N must be A / B (or B / A, a
-    multiple written the other way round); the reading holds when either recomputes."""
+    """'A ≈ N× B' and 'A 是 B 的 N 倍' in one sentence, A and B figures of one dimension: N must
+    be A / B (or B / A, a multiple written the other way round); the reading holds when either
+    recomputes."""
     text = doc.text
-    out = []
-    for k in range(1, len(claims) - 1):
-        z, a, b = claims[k], claims[k - 1], claims[k + 1]
-        if z.kind != "ratio" or z.value is None or z.low is not None or z.value <= 1 or id(z) in taken:
-            continue
-        if id(a) in taken or id(b) in taken or a.kind in _RELATIVE or b.kind in _RELATIVE:
-            continue
-        if a.kind not in OPERAND_KINDS or not _same_dim(a, b) or not a.base_value or not b.base_value:
-            continue
-        if a.block != z.block or b.block != z.block or doc.blocks[z.block].table is not None:
-            continue        # a table's cells are compared by the table readers
-        if (a.list_id is not None and a.list_id == b.list_id) or b.start - z.end > 60:
-            continue
-        join = text[a.end:z.start]
-        if not (_MULT_JOIN.match(join) or (z.surface[:1] in "≈~～" and not _DIGIT_RUN.search(join) and len(join) <= 40)):
-            continue
-        if _MULT_GAP.search(text, z.end, b.start) or _MULT_GAP.search(join):
-            continue
-        out.append(Derivation(form="quotient", stated=z, operands=(a, b),
-                              alternatives=(Derivation(form="quotient", stated=z, operands=(b, a)),)))
-    # '片上带宽 40 PB/s，约为 H100 HBM 带宽（3.35 TB/s）的 5,000 倍': A 是 B 的 N 倍
-    have = {id(d.stated) for d in out}
-    for k in range(2, len(claims)):
-        z, a, b = claims[k], claims[k - 2], claims[k - 1]
-        if z.kind != "ratio" or z.value is None or z.low is not None or z.value <= 1 or id(z) in taken \
-                or id(z) in have or id(a) in taken or id(b) in taken:
-            continue
-        if a.kind not in OPERAND_KINDS or a.kind in _RELATIVE or not _same_dim(a, b) \
-                or not a.base_value or not b.base_value:
-            continue
-        if not (a.block == b.block == z.block) or doc.blocks[z.block].table is not None:
-            continue
-        if not _TIMES_OF.match(text[b.end:z.start]) or not _IS_WORD.search(text[a.end:b.start]) \
-                or b.start - a.end > 40 or _MULT_GAP.search(text, a.end, z.start):
-            continue
-        out.append(Derivation(form="quotient", stated=z, operands=(a, b),
-                              alternatives=(Derivation(form="quotient", stated=z, operands=(b, a)),)))
+    out, have = [], set()
+    for k in range(1, len(claims)):
+        z = claims[k]
+        # 'A ≈ N× B': the multiple between its figures
+        a, b = claims[k - 1], claims[k + 1] if k + 1 < len(claims) else None
+        if b is not None and _multiple_of(doc, z, a, b, taken) \
+                and not (a.list_id is not None and a.list_id == b.list_id) and b.start - z.end <= 60:
+            join = text[a.end:z.start]
+            if (_MULT_JOIN.match(join) or (z.surface[:1] in "≈~～" and not _DIGIT_RUN.search(join) and len(join) <= 40)) \
+                    and not _MULT_GAP.search(text, z.end, b.start) and not _MULT_GAP.search(join):
+                out.append(_either_way(z, a, b))
+                have.add(id(z))
+                continue
+        # '片上带宽 40 PB/s，约为 H100 HBM 带宽（3.35 TB/s）的 5,000 倍': A 是 B 的 N 倍
+        if k >= 2 and id(z) not in have:
+            a, b = claims[k - 2], claims[k - 1]
+            if _multiple_of(doc, z, a, b, taken) and _TIMES_OF.match(text[b.end:z.start]) \
+                    and _IS_WORD.search(text[a.end:b.start]) and b.start - a.end <= 40 \
+                    and not _MULT_GAP.search(text, a.end, z.start):
+                out.append(_either_way(z, a, b))
     return out
+
+
+def _either_way(z, a, b) -> Derivation:
+    return Derivation(form="quotient", stated=z, operands=(a, b),
+                      alternatives=(Derivation(form="quotient", stated=z, operands=(b, a)),))
 
 
 # a list item's label and its figure, and the delta written after the figure:

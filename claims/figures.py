@@ -41,6 +41,7 @@ from functools import lru_cache
 import regex
 
 from claims import numerals, units
+from claims.markdown import arrow_head, quote_marker
 from claims.model import Claim
 from claims.pattern_cache import compile_regex
 from .pattern_cache import compile_re  # compiled once per machine, not per process
@@ -416,25 +417,10 @@ def _candidates(text, ps, pe, names=None):
             lo = max(ps, p - 48)
             if _may_have_prefix(text, lo, p):
                 pm = prefix.match(text, lo, p)
-                if pm is not None and pm.start() < p and not _quote_marker(text, pm.start(), p) \
-                        and not _arrow_head(text, pm.start(), p):
+                if pm is not None and pm.start() < p and not quote_marker(text, pm.start(), p) \
+                        and not arrow_head(text, pm.start(), p):
                     pre = pm
         yield _Cand(cm, pre)
-
-
-def _arrow_head(text, s, p) -> bool:
-    """Is the prefix text[s:p] the head of an ASCII arrow ('283 -> 286', 'A => B', '--> 5')?
-    Then the figure is where a change goes, not a bound."""
-    return text[s:p].strip() == ">" and s > 0 and text[s - 1] in "-=–"
-
-
-def _quote_marker(text, s, p) -> bool:
-    """Is the prefix text[s:p] only a blockquote's '>' at the start of its line ('> 四個實驗',
-    a quoted line broken before its figure)? Then it is no bound."""
-    if text[s:p].strip() not in (">", "> >", ">>") or text[s:p].rstrip(" \t") == text[s:p]:
-        return False    # '>60%' at a line's start is a bound; '> 四個' a quote's marker
-    k = text.rfind("\n", 0, s)
-    return not text[k + 1:s].strip(" \t>")
 
 
 @lru_cache(maxsize=1)

@@ -259,3 +259,19 @@ def parse_sources(text: str, s: int, e: int, line: int, line_start: int, origin:
         out.append(Source("path", m.group(0), line, m.start() - line_start + 1, origin=origin))
     out.sort(key=lambda src: src.col)
     return out
+
+
+def quote_marker(text: str, s: int, p: int) -> bool:
+    """Is text[s:p], right before a number, only a blockquote's '>' at the start of its line
+    ('> 四個實驗', a quoted line broken before its figure)? Then it is markup, not a bound;
+    '>60%' (no space) at a line's start is a bound."""
+    if text[s:p].strip() not in (">", "> >", ">>") or text[s:p].rstrip(" \t") == text[s:p]:
+        return False
+    k = text.rfind("\n", 0, s)
+    return not text[k + 1:s].strip(" \t>")
+
+
+def arrow_head(text: str, s: int, p: int) -> bool:
+    """Is text[s:p] the head of an ASCII arrow ('283 -> 286', 'A => B')? Then the number is
+    where a change goes, not a bound."""
+    return text[s:p].strip() == ">" and s > 0 and text[s - 1] in "-=–"

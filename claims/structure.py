@@ -185,6 +185,13 @@ def _captions(doc):
 
 
 @lru_cache(maxsize=None)
+def _document_rx():
+    """sections.yaml's document-level patterns: (subject_model, ml_vocabulary, header_not_system)."""
+    d = load("sections.yaml")
+    return tuple(compile_re(d.get(k) or r"(?!)") for k in ("subject_model", "ml_vocabulary", "header_not_system"))
+
+
+@lru_cache(maxsize=None)
 def _setup_rx():
     d = load("sections.yaml")
     # the searched ones carry a guard on their first characters (entities.guarded: same matches)
@@ -325,16 +332,11 @@ def document_domain(doc, names) -> str:
     if any(m.kind == "model" for ms in names.values() for m in ms) \
             or any(m.kind == "model" for st in doc.setups for m in st.mentions):
         return "ml"     # a model named in prose, a launch command or a model row
-    global _ML_RX
-    if _ML_RX is None:
-        _ML_RX = compile_re(load("sections.yaml").get("ml_vocabulary") or r"(?!)")
-    if _ML_RX.search(doc.text):
+    if _document_rx()[1].search(doc.text):
         return "ml"
     # a serving system the vocabulary knows ('SGLang', 'vLLM') runs models
     return "ml" if find_entities(doc.text, 0, len(doc.text), kinds=("system",)) else "other"
 
-
-_ML_RX = None
 
 
 def local_systems(doc) -> tuple:
@@ -349,7 +351,7 @@ def local_systems(doc) -> tuple:
     def known(name):
         return bool(find_entities(name, 0, len(name), kinds=("system",)))
 
-    stop = compile_re(load("sections.yaml").get("header_not_system") or r"(?!)")
+    stop = _document_rx()[2]
 
     def other(name):
         # not hardware, a model, a condition ('BF16'), a column word ('Speedup') or a
@@ -387,7 +389,7 @@ def _subject_setups(doc) -> list:
     once for the whole post, as a setup line would be (sections.yaml ``subject_model``)."""
     if doc.kind != "post":
         return []
-    rx = _subject_rx()
+    rx = _document_rx()[0]
     opening = [b for b in doc.blocks[:6] if b.kind in ("heading", "paragraph") and b.section in (None, 0)]
     for b in opening[:3]:
         for m in rx.finditer(doc.text, b.start, b.end):
@@ -400,16 +402,6 @@ def _subject_setups(doc) -> list:
             mention = known[0] if known else Mention("model", name, s, e, name)
             return [Setup("subject", [], None, None, b.line, mentions=[mention])]
     return []
-
-
-def _subject_rx():
-    global _SUBJECT_RX
-    if _SUBJECT_RX is None:
-        _SUBJECT_RX = compile_re(load("sections.yaml").get("subject_model") or r"(?!)")
-    return _SUBJECT_RX
-
-
-_SUBJECT_RX = None
 
 
 # ---------------------------------------------------------------- references
