@@ -43,6 +43,7 @@ class Corpus:
         self._files = None
         self._full: set = set()         # realpaths whose full analysis was shared with add()
         self._from_file: dict = {}      # realpath -> analysis of the file as on disk (add())
+        self._packed: list = []         # [(path, digest, pack)] to keep in the ledger (keep_analyses)
 
     # -------------------------------------------------------------- files
     def files(self) -> list:
@@ -160,11 +161,41 @@ class Corpus:
 
     def flush_ledger(self) -> None:
         """Store the ledger rows of the files this run analysed in full (put off by the
-        index sync; see ``Ledger.flush``). The parent of a parallel check does it while
-        its workers check; a one-process run after its checks."""
+        index sync; see ``Ledger.flush``), and the analyses given to ``keep_analyses``. The
+        parent of a parallel check does it while its workers check; a one-process run after
+        its checks."""
         led = self._opened_ledger()
         if led is not None:
             led.ledger.flush()
+            packed, self._packed = self._packed, []
+            led.ledger.keep_analyses(packed)
+
+    # -------------------------------------------------------------- stored analyses
+    def _in_corpus(self, files) -> list:
+        self.files()
+        return [f for f in files if os.path.realpath(f) in self._display]
+
+    def stored_analyses(self, files) -> dict:
+        """{path: Analysis} of the corpus files among ``files`` that the ledger holds as they
+        are on disk now (validator/analysis_store.py); the others are to be read."""
+        mine = self._in_corpus(files)
+        led = self._ledger_index() if mine else None
+        return led.ledger.stored_analyses(mine) if led is not None and hasattr(led, "ledger") else {}
+
+    def keeps_analyses(self, files) -> set:
+        """The ``files`` whose analyses this run may keep in the ledger (corpus files, a
+        ledger on disk, caching on)."""
+        from . import analysis_store
+        led = self._ledger_index()
+        if led is None or not hasattr(led, "ledger") or led.ledger.path == ":memory:" \
+                or not analysis_store.enabled():
+            return set()
+        return set(self._in_corpus(files))
+
+    def keep_analyses(self, packed) -> None:
+        """Keep ``packed`` ([(path, sha256 of the bytes read, analysis_store.pack)]) in the
+        ledger at ``flush_ledger``."""
+        self._packed += packed
 
     def reopen_after_fork(self) -> None:
         """In a forked worker: an SQLite connection must not be shared with the parent, so

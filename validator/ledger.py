@@ -37,7 +37,7 @@ from typing import Iterable, Optional
 from claims.model import Claim, Condition, Source
 from validator.facts import LEDGER_APPROX_REL, claim_key
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x43415654          # 'CAVT': tells our ledger from any other SQLite file
 DEFAULT_RELPATH = Path(".caveat") / "ledger.sqlite"
 STORE_BATCH = 256           # files per write transaction during a sync
@@ -94,6 +94,12 @@ CREATE TABLE IF NOT EXISTS claims (
 );
 -- a key's statements are one index range: the report and the warm check group by it
 CREATE INDEX IF NOT EXISTS claims_stmt ON claims (key, sig, path, idx);
+CREATE TABLE IF NOT EXISTS analyses (
+    path   TEXT PRIMARY KEY,      -- as in files
+    hash   TEXT NOT NULL,         -- sha256 of the bytes the analysis was read from
+    given  TEXT NOT NULL,         -- the path as the run named it (the analysis carries it)
+    data   BLOB NOT NULL          -- validator/analysis_store.pack: signed, compressed
+);
 PRAGMA user_version = {SCHEMA_VERSION};
 PRAGMA application_id = {APPLICATION_ID};
 """
@@ -271,6 +277,11 @@ def _extract_chunk(jobs) -> list:
     return [_extract_job(j) for j in jobs]
 
 
+def _batches(items: list, n: int):
+    for i in range(0, len(items), n):
+        yield items[i:i + n]
+
+
 def _hash_file(path) -> str:
     with open(path, "rb") as fh:
         return hashlib.sha256(fh.read()).hexdigest()
@@ -413,6 +424,7 @@ class Ledger:
             if row is None or row[0] != fp:
                 conn.execute("DELETE FROM claims")
                 conn.execute("DELETE FROM files")
+                conn.execute("DELETE FROM analyses")
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('extractor', ?)", (fp,))
             conn.execute("COMMIT")
         except BaseException:
@@ -430,7 +442,7 @@ class Ledger:
             return "not a caveat ledger"
         if ver != SCHEMA_VERSION:
             return f"at schema version {ver}, not {SCHEMA_VERSION}"
-        if not {"meta", "files", "claims"} <= tables:
+        if not {"meta", "files", "claims", "analyses"} <= tables:
             return "missing its tables"
         return None
 
@@ -622,9 +634,53 @@ class Ledger:
             for key in gone:
                 cur.execute("DELETE FROM claims WHERE path=?", (key,))
                 cur.execute("DELETE FROM files WHERE path=?", (key,))
+                cur.execute("DELETE FROM analyses WHERE path=?", (key,))
             cur.execute("COMMIT")
         self.stats["removed"] = len(gone)
         return len(gone)
+
+    # -- whole analyses (validator/analysis_store.py) -----------------------------------
+    def stored_analyses(self, files) -> dict:
+        """{path as given: Analysis} of the ``files`` whose bytes hash as when their stored
+        analysis was made (signed by this user, named by the same path); the others are
+        left out, to be read."""
+        from . import analysis_store
+        if self.path == ":memory:" or not analysis_store.enabled():
+            return {}
+        keys = {self.key_of(f): f for f in files}
+        out = {}
+        try:
+            for part in _batches(list(keys), 500):
+                q = f"SELECT path, hash, given, data FROM analyses WHERE path IN ({','.join('?' * len(part))})"
+                for key, digest, given, data in self.conn.execute(q, part):
+                    f = keys[key]
+                    if given != f or analysis_store.digest(f) != digest:
+                        continue
+                    a = analysis_store.unpack(data)
+                    if a is not None:
+                        out[f] = a
+        except sqlite3.DatabaseError:
+            return {}           # a cache: the files are read instead
+        return out
+
+    def keep_analyses(self, packed) -> None:
+        """Store ``packed`` ([(path as given, sha256 of the bytes read, pack)]) for the next run."""
+        if self.path == ":memory:" or not packed:
+            return
+        try:
+            cur = self.conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.executemany("INSERT OR REPLACE INTO analyses VALUES (?,?,?,?)",
+                                [(self.key_of(f), d, f, data) for f, d, data in packed])
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                return          # another run is writing: this one's analyses are not kept
+            self._rebuild(exc)
 
     # -- reading -----------------------------------------------------------------------
     def analyses_for(self, files) -> dict:

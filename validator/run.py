@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from typing import NamedTuple, Optional
 
-from . import engine, packs, parallel
+from . import analysis_store, engine, packs, parallel
 from .caches import Caches
 from .corpus import Corpus
 from .paths import expand
@@ -106,17 +107,46 @@ def check_analysis(analysis, rules, corpus=None, lang=None, options=None, caches
     return out
 
 
-def _read_one(f):
-    """(path, analysis, error line): reading never raises, so a worker's result says it all."""
+class _Read(NamedTuple):
+    """One file read: its analysis or the one-line error; ``packed``/``digest``: the analysis
+    as validator/analysis_store.py keeps it in the ledger, and the sha256 of the bytes read."""
+    path: str
+    analysis: object
+    error: Optional[str]
+    packed: Optional[bytes] = None
+    digest: Optional[str] = None
+
+
+def _read_one(f, keep: bool = False) -> _Read:
+    """Reading never raises, so a worker's result says it all. ``keep``: also pack the
+    analysis for the ledger, when the file's bytes did not change while it was read."""
     try:
-        return f, _read(f), None
+        before = analysis_store.digest(f) if keep else None
+        a = _read(f)
+        if before is not None and analysis_store.digest(f) == before:
+            return _Read(f, a, None, analysis_store.pack(a), before)
+        return _Read(f, a, None)
     except Exception as e:  # noqa: BLE001 - one line naming the file, go on
-        return f, None, (_one_line(e, f) if _is_input_error(e)
-                         else f"{f}: internal error: {type(e).__name__}: {e}")
+        return _Read(f, None, _one_line(e, f) if _is_input_error(e)
+                     else f"{f}: internal error: {type(e).__name__}: {e}")
 
 
-def _read_chunk(files):
-    return [_read_one(f) for f in files]
+def _read_chunk(files, keep=frozenset()) -> list:
+    """In a worker: an analysis to be kept travels to the parent packed only (pickled once,
+    not twice); the parent unpacks it."""
+    out = []
+    for f in files:
+        r = _read_one(f, f in keep)
+        out.append(r._replace(analysis=None) if r.packed is not None else r)
+    return out
+
+
+def _unpacked(r: _Read) -> _Read:
+    if r.analysis is None and r.packed is not None:
+        a = analysis_store.unpack(r.packed)
+        return r._replace(analysis=a) if a is not None else \
+            r._replace(error=f"{r.path}: internal error: its analysis did not come back from a worker")
+    return r
 
 
 def _check_one(path, a, rules, corpus, options, caches=None):
@@ -155,14 +185,25 @@ def _check_paths(paths, options, progress) -> RunResult:
     corpus = Corpus(options.corpus, _read, errors=[], defer_ledger=True, caches=caches) \
         if options.corpus else None
     result.corpus = corpus
-    jobs = parallel.jobs_for(len(files))
-    for f, a, err in _read_all(files, jobs, caches if corpus is not None else None):
-        if err is not None:
-            result.errors.append(err)
+    # a corpus file whose bytes are as when the ledger kept its analysis is not read again
+    stored = corpus.stored_analyses(files) if corpus is not None else {}
+    keep = corpus.keeps_analyses(files) - stored.keys() if corpus is not None else set()
+    to_read = [f for f in files if f not in stored]
+    jobs = parallel.jobs_for(len(to_read))
+    read = {r.path: r for r in _read_all(to_read, jobs, caches if corpus is not None else None, keep)}
+    for f in files:
+        r = _primed(_Read(f, stored[f], None), caches if corpus is not None else None) \
+            if f in stored else read[f]
+        if r.error is not None:
+            result.errors.append(r.error)
             continue
-        result.analyses[f] = a
+        result.analyses[f] = r.analysis
         if corpus is not None:
-            corpus.add(f, a, from_file=True)
+            corpus.add(f, r.analysis, from_file=True)
+    if corpus is not None:
+        corpus.keep_analyses([(r.path, r.digest, r.packed) for r in read.values()
+                              if r.packed is not None and r.error is None])
+    jobs = parallel.jobs_for(len(files))
     for path, found, err in _check_all(list(result.analyses.items()), rules, corpus, options,
                                        caches, jobs, progress):
         result.findings += found
@@ -178,30 +219,32 @@ def _check_paths(paths, options, progress) -> RunResult:
     return result
 
 
-def _read_all(files, jobs, caches) -> list:
-    """(path, analysis, error line) of every file, in file order. With ``caches`` (a run with
-    a corpus) each analysis's statements are computed as its result comes in: the corpus
-    groups and the ledger need them of every file (a worker's statements would cost the
-    parent more to unpickle than to compute), and the parent computes them while the
-    workers are still reading."""
+def _read_all(files, jobs, caches, keep=frozenset()) -> list:
+    """The ``_Read`` of every file, in file order. With ``caches`` (a run with a corpus) each
+    analysis's statements are computed as its result comes in: the corpus groups and the
+    ledger need them of every file (a worker's statements would cost the parent more to
+    unpickle than to compute), and the parent computes them while the workers are still
+    reading. ``keep``: the files whose analyses are packed for the ledger."""
+    if not files:
+        return []
     if jobs <= 1:
-        return [_primed(r, caches) for r in map(_read_one, files)]
+        return [_primed(_read_one(f, f in keep), caches) for f in files]
     # the first file is read before the fork, so that what reading builds lazily (the claim
     # pattern: ~0.2 s to compile, vocabularies) is inherited by every worker
-    first = [_primed(_read_one(files[0]), caches)]
-    got = {k: [_primed(r, caches) for r in res]
-           for k, res in parallel.shared(files[1:], _read_chunk, jobs)}
+    first = [_primed(_read_one(files[0], files[0] in keep), caches)]
+    got = {k: [_primed(_unpacked(r), caches) for r in res]
+           for k, res in parallel.shared(files[1:], lambda chunk: _read_chunk(chunk, keep), jobs)}
     return first + [r for k in sorted(got) for r in got[k]]
 
 
-def _primed(read, caches):
-    f, a, err = read
-    if a is not None and caches is not None:
+def _primed(read: _Read, caches) -> _Read:
+    if read.analysis is not None and caches is not None:
         try:
-            statements(a, LEDGER_APPROX_REL, caches)
+            statements(read.analysis, LEDGER_APPROX_REL, caches)
         except Exception as e:  # noqa: BLE001 - a bug for one file must not stop the run
-            a, err = None, f"{f}: internal error: {type(e).__name__}: {e}"
-    return f, a, err
+            return read._replace(analysis=None, packed=None,
+                                 error=f"{read.path}: internal error: {type(e).__name__}: {e}")
+    return read
 
 
 def _check_all(items, rules, corpus, options, caches, jobs, progress) -> list:
