@@ -103,7 +103,8 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     assign_respectively(doc, claims, around)
     merged = merge_counts(claims, counts, [])
     # derived figures among all of them ('（4 条：1 + 3）' may add word counts)
-    derivations = find_derivations(doc, merged)
+    derivations = find_derivations(doc, merged, names=Covered(
+        (s, e) for ents in names.values() for _, _, s, e, _ in ents))
     # a compared pair names its gap's subject and baseline: spread those too
     inherit(claims)
     classify(doc, claims, around)

@@ -989,10 +989,12 @@ _IS_WORD = compile_re(r"是|为|约为|相当于|达到|(?<![A-Za-z])(?:is|was)(
 
 # ---------------------------------------------------------------- the whole pass
 
-def find_derivations(doc, claims, window: int = 160) -> list:
+def find_derivations(doc, claims, window: int = 160, names=None) -> list:
     """Every stated derived figure of ``doc`` among ``claims`` (its figures, in text order),
     as ``Derivation`` records, and each claim's ``comparison`` set to the index of the
-    derivation it takes part in."""
+    derivation it takes part in. ``names``: a ``Covered`` of the document's model and
+    hardware names (entities.find_entities_in_spans), for the readers that must not read
+    inside a name."""
     v = vocabulary()
     pairs = _pairs(doc, claims, v)            # first: a pair may give a number its unit
     prose = _Prose(doc, claims, v, window).run() + _sums(doc, claims, v)
@@ -1027,7 +1029,7 @@ def find_derivations(doc, claims, window: int = 160) -> list:
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
     out += _conversions(doc, claims, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
-    out += find_expressions(doc, claims, taken)
+    out += find_expressions(doc, claims, taken, names)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
     out += _multiples(doc, claims, taken)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}

@@ -142,14 +142,17 @@ def _lines(doc):
 _ANY_OPERATOR = compile_re(r"[×xX*·+＋]\s{0,2}\d")
 
 
-def find_expressions(doc, claims, taken=frozenset()) -> list:
-    """Every written-out product (or sum of products) of ``doc`` with its stated result."""
+def find_expressions(doc, claims, taken=frozenset(), names=None) -> list:
+    """Every written-out product (or sum of products) of ``doc`` with its stated result.
+    ``names``: a ``Covered`` of the model and hardware names; an operator inside one is part
+    of the name ('Mixtral 8x7B', '4x A100'), not of an expression."""
     text, out = doc.text, []
     claims = sorted(claims, key=lambda c: c.start)
     starts = [c.start for c in claims]
     fences = [(r.start, r.end) for r in doc.code if r.kind != "inline"]
     for lo, hi in _lines(doc):
-        if not _ANY_OPERATOR.search(text, lo, hi) or any(a <= lo < b for a, b in fences):
+        if not any(names is None or m.start() not in names for m in _ANY_OPERATOR.finditer(text, lo, hi)) \
+                or any(a <= lo < b for a, b in fences):
             continue
         toks = _tokens(doc, claims, lo, hi, starts)
         if len(toks) < 3:
