@@ -594,7 +594,15 @@ class _Prose:
             # '223.57 μs → ~14 μs (16× improvement)': a time's improvement, speedup or 'faster'
             # is its fall, the multiple either way round
             direction = 0
-        return _Found("change", zi, (ai, bi), direction)
+        # a time that fell, stated as a rise by an improvement word or a bare '+' ('0.147 s →
+        # 0.141 s (+26%)', '16.9 → 15.3 ms, a 10% improvement'): the speed's gain, not a flip;
+        # a plain rise word ('rose', '增加') over it stays a flip
+        inverse = False
+        if direction > 0 and z.kind == "percent" and _is_latency(a) and _is_latency(b) \
+                and a.value and b.value and b.value < a.value:
+            better = _word_in(v.improvement, words) or _word_in(v.performance, words)
+            inverse = better or (self.sign_of(z) > 0 and not _word_in(v.increase, words))
+        return _Found("change", zi, (ai, bi), direction, inverse=inverse)
 
     def _bare_from(self, q, zi):
         """'吞吐从 8.95 降到 6.78 req/s，减少 32%': the change from a number written without its

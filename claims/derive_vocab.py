@@ -27,6 +27,7 @@ class Vocabulary:
     ahead: X leads Y ('faster than', '领先')
     behind: X trails Y ('slower than', '落后')
     performance: a word that ranks performance, not size ('faster': smaller for a latency)
+    improvement: a rise that is a betterment ('improvement', '性能提升'): for a time, its fall
     compare: the baseline follows ('vs', 'than', '比')
     from_to: a 'to' word or an arrow between A and B
     than: a lead phrase that puts the baseline after it ('better than', '快于')
@@ -117,6 +118,7 @@ def vocabulary() -> Vocabulary:
         whole_after=(r"[^\d\n。；;|]{0,24}?[=＝]\s*|\s*[)）]?\s*(?:" + w["whole_after"]
                                + r")\s*[:：]?\s*", ci),
         lead_extra=(w["lead_extra"], ci),
+        improvement=(w["improvement"], ci),
         table_ahead=(alternation(d["ahead"] + d["increase"] + d["lead_extra"]), ci),
         table_behind=(alternation(d["behind"] + d["decrease"]), ci),
         compare_before=(r"(?<![A-Za-z])(?:" + alternation(d["compare"] + d["baseline_before"])
