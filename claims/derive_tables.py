@@ -826,6 +826,8 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     continue
                 metric_words = metrics_in(seg) | (metrics_in(text[intro[0]:intro[1]]) if intro else set())
                 for z in stated:
+                    if _other_model(doc, t, z, inside):
+                        continue
                     if _AVERAGE.search(text, s.start, z.start) and not _averages_labelled(t):
                         # '**Average**: … 54.3% smaller': the column's mean, no two rows' lead
                         # (unless the table has an average column or row: '| 平均 (ms) |')
@@ -837,7 +839,8 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                             and "other_experiment" not in (z.traits or ()):
                         # ('A first attempt … cost 13–35%' reports another variant, not the table)
                         said = text[max(s.start, z.start - 8):z.start]
-                        change = bool(v.decrease.search(said) or v.increase.search(said))
+                        # ('提升 1.06x 到 1.20x' is a multiple of the baseline, as the ratio cells are)
+                        change = z.kind != "ratio" and bool(v.decrease.search(said) or v.increase.search(said))
                         d = _range_of(grid, axis, ments, z, change)
                     if d is None:
                         continue
@@ -852,6 +855,37 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                         out[k] = replace(prev, alternatives=prev.alternatives + (replace(d, alternatives=()),)
                                          + d.alternatives)
     return out
+
+
+def _models(text: str, lo: int, hi: int) -> set:
+    from .entities import find_entities
+    return {m.value for m in find_entities(text, lo, hi, kinds=("model",))}
+
+
+def _other_model(doc, t, z, inside) -> bool:
+    """Does the figure's own stretch of its sentence ('by 1.06x to 1.20x on DeepSeek-V4-Flash
+    and by 1.19x to 1.32x on DeepSeek-V4-Pro': from the figure before it to the one after it)
+    name models, none of which the table's heading or caption names? Then it summarizes
+    another table's measurements, not this one's."""
+    text = doc.text
+    blk = doc.blocks[z.block]
+    others = [c for c in inside if c is not z and c.kind in ("percent", "ratio")]
+    lo = max([c.end for c in others if c.end <= z.start], default=blk.start)
+    hi = min([c.start for c in others if c.start >= z.end], default=blk.end)
+    # … and within its comma-separated piece ('在 A 上提升 1.06x 到 1.20x，在 B 上提升 …')
+    p_lo, p_hi = _piece_of(text[blk.start:blk.end], z.start - blk.start, z.end - blk.start)
+    lo, hi = max(lo, blk.start + p_lo), min(hi, blk.start + p_hi)
+    own = _models(text, lo, hi)
+    if not own:
+        return False
+    ctx = set()
+    if t.section is not None:
+        sec = doc.sections[t.section]
+        ctx |= {m for m in _models(sec.title, 0, len(sec.title))}
+    for bi in ([t.caption] if t.caption is not None else []) + list(t.caption_blocks or ()):
+        cb = doc.blocks[bi]
+        ctx |= _models(text, cb.start, cb.end)
+    return bool(ctx) and not (own & ctx)
 
 
 # a figure worded as an average of the table's rows ('Average: … 54.3% smaller', '平均提升 12%')
