@@ -33,9 +33,10 @@ def _md():
 
 
 # Lines only a Markdown parser reads right: fences, HTML blocks, indented code or nested
-# list content, setext underlines and rules.  A document with none of them (the common
+# list content (an indented line that is no bullet: a list item's later line), setext
+# underlines and rules.  A document with none of them (the common
 # Chinese briefing) needs only ATX headings, so markdown-it (20-40 ms to import) is skipped.
-NEEDS_MD = compile_re(r"^(?: {0,3}(?:```|~~~|<)| {4,}\S|\t| {0,3}(?:=+|-+|\*(?: *\*){2,}|_(?: *_){2,}) *$)", re.M)
+NEEDS_MD = compile_re(r"^(?: {0,3}(?:```|~~~|<)| {1,}(?![-*+] |\d{1,3}[.)] )\S|\t| {0,3}(?:=+|-+|\*(?: *\*){2,}|_(?: *_){2,}) *$)", re.M)
 _ATX = compile_re(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
 # a GFM table delimiter row; no two adjacent \s* (backtracking between them is quadratic on a long blank run)
 DELIM_ROW = compile_re(r"^\s*(?:\|\s*)?:?-+:?(?:\s*\|\s*:?-+:?)+\s*\|?\s*$|^\s*\|\s*:?-{2,}:?\s*\|\s*$")
@@ -44,7 +45,8 @@ DELIM_ROW = compile_re(r"^\s*(?:\|\s*)?:?-+:?(?:\s*\|\s*:?-+:?)+\s*\|?\s*$|^\s*\
 def line_classes(lines: list, skip: set) -> tuple:
     """(classes, code) for the lines of a document.
 
-    ``classes`` maps a line index to 'code' | 'html' | 'skip' | ('h', level, last_line);
+    ``classes`` maps a line index to 'code' | 'html' | 'skip' | 'item' (a later line of a list
+    item's paragraph) | ('h', level, last_line);
     ``code`` lists (kind, first, last) line-index ranges of code blocks, kind 'fence' or
     'indented'.  ``skip`` lines (front matter) are read as blank."""
     src = "\n".join("" if i in skip else ln.replace("\r", " ") for i, ln in enumerate(lines))
@@ -59,10 +61,21 @@ def line_classes(lines: list, skip: set) -> tuple:
         tokens = _md().parse(src)
     except RecursionError:      # pathological nesting: fall back to line logic alone
         return cls, code
+    depth = 0
     for tok in tokens:
+        if tok.type == "list_item_open":
+            depth += 1
+        elif tok.type == "list_item_close":
+            depth -= 1
         if tok.map is None:
             continue
         a, b = tok.map
+        if tok.type == "paragraph_open" and depth > 0:
+            # the later lines of a list item's paragraph ('- kernel  \n  [#21476] — 15× faster'):
+            # they continue the item, whatever the line before ends with
+            for j in range(a + 1, b):
+                cls.setdefault(j, "item")
+            continue
         if tok.type in ("fence", "code_block"):
             for j in range(a, b):
                 cls[j] = "code"
