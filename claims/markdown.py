@@ -117,8 +117,23 @@ def front_matter(lines: list) -> int:
     for i in range(1, min(len(lines), 500)):
         t = lines[i].rstrip("\r").strip()
         if t == fence or (fence == "---" and t == "..."):
-            return i + 1
+            return i + 1 if fence == "+++" or _yaml_mapping(lines[1:i]) else 0
     return 0
+
+
+def _yaml_mapping(lines: list) -> bool:
+    """Is this block a YAML front matter (a mapping, or nothing)? A post that opens with a
+    rule and Markdown up to the next rule ('---' / '### 报告' / … / '---') has none: its
+    text is prose to read."""
+    body = "\n".join(ln.rstrip("\r") for ln in lines)
+    if not body.strip():
+        return True
+    import yaml
+    try:
+        data = yaml.load(body, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except Exception:  # noqa: BLE001 - not YAML: no front matter
+        return False
+    return isinstance(data, dict)
 
 
 # ------------------------------------------------------------ code and comments

@@ -285,13 +285,16 @@ def _setups(doc, clean_title) -> list:
 
 
 # a launch command's model argument and a hardware comment in a code block
-_LAUNCH_MODEL = compile_re(r"(?:--model(?:-path|_path)?|--served-model-name|(?:vllm|sglang)\s+serve|\s-m)[ =]+['\"]?(?P<v>[^\s'\"]{3,200})")
+# (or, in Python, the engine's model argument: 'LLM(model="meta-llama/…")', 'Runtime(model_path="…")')
+_LAUNCH_MODEL = compile_re(r"(?:(?:--model(?:-path|_path)?|--served-model-name|(?:vllm|sglang)\s+serve|\s-m)[ =]+['\"]?"
+                           r"|(?<![\w.])model(?:_path|_name|_id)?\s{0,2}=\s{0,2}['\"])(?P<v>[^\s'\"]{3,200})")
 _HW_COMMENT = compile_re(r"(?im)^\s{0,8}(?:#|//)\s{0,4}(?:hardware|gpus?|硬件|机器)\s{0,4}[:：]\s{0,4}(?P<v>[^\n]{2,200})$")
 
 
 def _code_setups(doc) -> list:
-    """The setup a fenced code block's launch command states ('python3 -m sglang.launch_server
-    --model-path meta-llama/Meta-Llama-3.1-8B-Instruct', '# Hardware: 8x A100 80GB GPUs'), for
+    """The setup a fenced code block's launch command or engine call states ('python3 -m
+    sglang.launch_server --model-path meta-llama/Meta-Llama-3.1-8B-Instruct',
+    'LLM(model="meta-llama/Meta-Llama-3-8B-Instruct")', '# Hardware: 8x A100 80GB GPUs'), for
     the top section (below the title) holding the block: the reproduce block of a section is how
     its figures were measured."""
     out = []
