@@ -419,6 +419,35 @@ def row_totals(doc, by_block) -> list:
     return out
 
 
+# the work items whose count over a row's time is the row's rate: what a data system reads or
+# serves. A token count in a table row is a length (prompt 2048 tokens), not the work the
+# row's time measured, so tokens are left out.
+_RATE_ITEMS = ("row", "record", "request", "sample", "image", "item")
+
+
+def row_rates(doc, by_block) -> list:
+    """Table rows holding a count of work items, a time and a rate of those items per second
+    ('| 10,000 rows | 0.01s | 934,747 rows/sec |'): the rate is the count over the time.
+    Only a row with one figure of each is read (two times or two counts leave it open)."""
+    out = []
+    for t in doc.tables:
+        for row in t.rows:
+            figs = []
+            for cell in row.cells:
+                f = cell_figure(doc, cell, by_block, kind="count")
+                if f is not None and f.value is not None and f.low is None:
+                    figs.append(f)
+            counts = [f for f in figs if f.kind == "count" and f.base_unit in _RATE_ITEMS]
+            times = [f for f in figs if f.kind in ("latency", "duration") and f.base_unit == "second"]
+            if len(counts) != 1 or len(times) != 1:
+                continue
+            want = f"{counts[0].base_unit} / second"
+            rates = [f for f in figs if f.kind == "throughput" and f.base_unit == want]
+            if len(rates) == 1:
+                out.append(Derivation(form="quotient", stated=rates[0], operands=(counts[0], times[0])))
+    return out
+
+
 # ---------------------------------------------------------------- prose about a table
 
 _NON_WORD = compile_re(r"[\W_]+")

@@ -63,7 +63,11 @@ def _describe(d, v, lang: str) -> str:
     z, ops = d.stated, d.operands
     words, seen = [], set()
     for r in v.readings:
-        if d.form in ("sum", "row_total", "quotient", "converted", "product"):
+        if d.form == "quotient" and len(ops) == 2 and ops[0].base_value is not None and ops[1].base_value:
+            # the figures as written ('10,000 rows / 0.01s' is 1,000,000, not the middle of
+            # what 0.005–0.015 s admits)
+            text = _fmt(ops[0].base_value / ops[1].base_value, z.kind, z)
+        elif d.form in ("sum", "row_total", "quotient", "converted", "product"):
             text = _fmt(r.point(), z.kind, z)
         else:
             lo, hi = _fmt(r.low, z.kind), _fmt(r.high, z.kind)
