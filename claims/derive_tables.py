@@ -369,7 +369,20 @@ def change_columns(doc, by_block) -> list:
                 if pair not in base_later:
                     base_later[pair] = _later_is_base(doc, t, *pair)
                 ops = (fb, fa) if base_later[pair] else (fa, fb)
-                out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction))
+                # more measurements before it ('| PM→PM | VM→PM | VM→VM | 开销 |'): the change
+                # between any two of them is a reading; the statement holds when one recomputes
+                others = []
+                for i, j in [(i, j) for i in plain if i < k for j in plain if i < j < k]:
+                    if (i, j) == pair:
+                        continue
+                    ci, cj = cells.get(i), cells.get(j)
+                    if _written_unit(ci) != ua:
+                        continue
+                    fi, fj = cell_figure(doc, ci, by_block), cell_figure(doc, cj, by_block)
+                    if fi is not None and fj is not None and fi.kind == fj.kind == fa.kind and _written_unit(cj) == ua:
+                        others.append(Derivation(form="change", stated=fz, operands=(fi, fj), direction=direction))
+                out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction,
+                                      alternatives=tuple(others)))
     return out
 
 

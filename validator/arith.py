@@ -550,6 +550,8 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
     if d.form == "gap":
         return check_gap(a, b, z, approx_rel)
     if d.form in ("change", "restated"):
+        if d.alternatives:
+            return _any_reading(d, approx_rel)
         return check_change(a, b, z, d.direction, approx_rel, d.inverse)
     if d.form == "quotient":
         # 'A ≈ N× B' may be written either way round (claims.derive._multiples): one reading will do
