@@ -376,10 +376,10 @@ def change_columns(doc, by_block) -> list:
                     if (i, j) == pair:
                         continue
                     ci, cj = cells.get(i), cells.get(j)
-                    if _written_unit(ci) != ua:
+                    if _written_unit(ci) != ua or _written_unit(cj) != ua:
                         continue
                     fi, fj = cell_figure(doc, ci, by_block), cell_figure(doc, cj, by_block)
-                    if fi is not None and fj is not None and fi.kind == fj.kind == fa.kind and _written_unit(cj) == ua:
+                    if fi is not None and fj is not None and fi.kind == fj.kind == fa.kind:
                         others.append(Derivation(form="change", stated=fz, operands=(fi, fj), direction=direction))
                 out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction,
                                       alternatives=tuple(others)))
@@ -834,6 +834,8 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
     taken_ids = {id(c) for c in taken}
     starts = [c.start for c in claims]
     grids = {}
+    own_models: dict = {}       # id(figure) -> the models its own stretch names
+    table_models: dict = {}     # id(table) -> the models its heading and caption name
     out = []
     for s in doc.sentences:
         b = doc.blocks[s.block]
@@ -868,8 +870,15 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     continue
                 metric_words = metrics_in(seg) | (metrics_in(text[intro[0]:intro[1]]) if intro else set())
                 for z in stated:
-                    if _other_model(doc, t, z, inside):
-                        continue
+                    own = own_models.get(id(z))
+                    if own is None:
+                        own = own_models[id(z)] = _own_models(doc, z, inside)
+                    if own:
+                        ctx = table_models.get(id(t))
+                        if ctx is None:
+                            ctx = table_models[id(t)] = _table_models(doc, t)
+                        if ctx and not (own & ctx):
+                            continue    # it summarizes another table's measurements
                     if _AVERAGE.search(text, s.start, z.start) and not _averages_labelled(t):
                         # '**Average**: … 54.3% smaller': the column's mean, no two rows' lead
                         # (unless the table has an average column or row: '| 平均 (ms) |')
@@ -904,11 +913,11 @@ def _models(text: str, lo: int, hi: int) -> set:
     return {m.value for m in find_entities(text, lo, hi, kinds=("model",))}
 
 
-def _other_model(doc, t, z, inside) -> bool:
-    """Does the figure's own stretch of its sentence ('by 1.06x to 1.20x on DeepSeek-V4-Flash
-    and by 1.19x to 1.32x on DeepSeek-V4-Pro': from the figure before it to the one after it)
-    name models, none of which the table's heading or caption names? Then it summarizes
-    another table's measurements, not this one's."""
+def _own_models(doc, z, inside) -> set:
+    """The models the figure's own stretch of its sentence names ('by 1.06x to 1.20x on
+    DeepSeek-V4-Flash and by 1.19x to 1.32x on DeepSeek-V4-Pro': from the figure before it to
+    the one after it, within its comma-separated piece). When none of them is a model the
+    table's heading or caption names, the figure summarizes another table's measurements."""
     text = doc.text
     blk = doc.blocks[z.block]
     others = [c for c in inside if c is not z and c.kind in ("percent", "ratio")]
@@ -916,18 +925,19 @@ def _other_model(doc, t, z, inside) -> bool:
     hi = min([c.start for c in others if c.start >= z.end], default=blk.end)
     # … and within its comma-separated piece ('在 A 上提升 1.06x 到 1.20x，在 B 上提升 …')
     p_lo, p_hi = _piece_of(text[blk.start:blk.end], z.start - blk.start, z.end - blk.start)
-    lo, hi = max(lo, blk.start + p_lo), min(hi, blk.start + p_hi)
-    own = _models(text, lo, hi)
-    if not own:
-        return False
-    ctx = set()
+    return _models(text, max(lo, blk.start + p_lo), min(hi, blk.start + p_hi))
+
+
+def _table_models(doc, t) -> set:
+    """The models a table's section heading and caption name."""
+    out = set()
     if t.section is not None:
-        sec = doc.sections[t.section]
-        ctx |= {m for m in _models(sec.title, 0, len(sec.title))}
+        title = doc.sections[t.section].title
+        out |= _models(title, 0, len(title))
     for bi in ([t.caption] if t.caption is not None else []) + list(t.caption_blocks or ()):
         cb = doc.blocks[bi]
-        ctx |= _models(text, cb.start, cb.end)
-    return bool(ctx) and not (own & ctx)
+        out |= _models(doc.text, cb.start, cb.end)
+    return out
 
 
 # a figure worded as an average of the table's rows ('Average: … 54.3% smaller', '平均提升 12%')

@@ -171,26 +171,19 @@ class Corpus:
             led.ledger.keep_analyses(packed)
 
     # -------------------------------------------------------------- stored analyses
-    def _in_corpus(self, files) -> list:
-        self.files()
-        return [f for f in files if os.path.realpath(f) in self._display]
-
-    def stored_analyses(self, files) -> dict:
-        """{path: Analysis} of the corpus files among ``files`` that the ledger holds as they
-        are on disk now (validator/analysis_store.py); the others are to be read."""
-        mine = self._in_corpus(files)
-        led = self._ledger_index() if mine else None
-        return led.ledger.stored_analyses(mine) if led is not None and hasattr(led, "ledger") else {}
-
-    def keeps_analyses(self, files) -> set:
-        """The ``files`` whose analyses this run may keep in the ledger (corpus files, a
-        ledger on disk, caching on)."""
+    def stored_analyses(self, files) -> tuple:
+        """({path: Analysis}, {path}): the corpus files among ``files`` that the ledger holds
+        as they are on disk now (validator/analysis_store.py), and the other corpus files, whose
+        analyses this run should keep (none without a ledger on disk or with caching off)."""
         from . import analysis_store
-        led = self._ledger_index()
+        self.files()
+        mine = [f for f in files if os.path.realpath(f) in self._display]
+        led = self._ledger_index() if mine else None
         if led is None or not hasattr(led, "ledger") or led.ledger.path == ":memory:" \
                 or not analysis_store.enabled():
-            return set()
-        return set(self._in_corpus(files))
+            return {}, set()
+        stored = led.ledger.stored_analyses(mine)
+        return stored, {f for f in mine if f not in stored}
 
     def keep_analyses(self, packed) -> None:
         """Keep ``packed`` ([(path, sha256 of the bytes read, analysis_store.pack)]) in the

@@ -186,8 +186,7 @@ def _check_paths(paths, options, progress) -> RunResult:
         if options.corpus else None
     result.corpus = corpus
     # a corpus file whose bytes are as when the ledger kept its analysis is not read again
-    stored = corpus.stored_analyses(files) if corpus is not None else {}
-    keep = corpus.keeps_analyses(files) - stored.keys() if corpus is not None else set()
+    stored, keep = corpus.stored_analyses(files) if corpus is not None else ({}, set())
     to_read = [f for f in files if f not in stored]
     jobs = parallel.jobs_for(len(to_read))
     read = {r.path: r for r in _read_all(to_read, jobs, caches if corpus is not None else None, keep)}
