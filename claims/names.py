@@ -74,6 +74,8 @@ class Name:
     code: bool = False               # read from inline code
     title: str = ""                  # the arXiv id whose title (as the document gives it) holds it
     listed: int = -1                 # names written as one list ('TDPBSSD, TDPBUSD, TDPBUUD') share it
+    quoted: bool = False             # inside a quoted PR / issue title: a link's text to /pull/,
+                                     # /issues/ or /commit/, or a bracket tag ('[Nixl]', '[Perf]')
 
 
 @dataclass
@@ -116,6 +118,12 @@ class DocumentNames:
     by_surface: dict = field(default_factory=dict)  # spelling -> its Names, in text order
     forms: dict = field(default_factory=dict)       # spelling -> Form
     titles: dict = field(default_factory=dict)      # arXiv id -> list[Title], in text order
+    # two names written with one space between them whose joined spelling is a name the
+    # document also writes as one token ('CuTe DSL' beside 'CuteDSL'): Names, in text order
+    joined: list = field(default_factory=list)
+    # the identifiers with a capital letter written in code ('DisposableTensor'): names that
+    # are code, whatever the prose calls them
+    code_words: frozenset = frozenset()
 
 
 def read(analysis) -> DocumentNames:
@@ -158,7 +166,49 @@ def read_document(doc) -> DocumentNames:
     out.titles = _titles(doc)
     if out.titles:
         _mark_titled(out)
+    out.joined = _joined(doc.text, out)
+    out.code_words = _code_words(doc)
     return out
+
+
+# a link whose text quotes a PR, issue or commit title: '[[PD][Nixl] Add support … #36687](https://…/pull/36687)'
+_TITLE_LINK = compile_re(r"\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]\(\s*https?://[^)\s]*/(?:pull|pulls|issues|commit|merge_requests)/[^)\s]*\)")
+_CODE_WORD = compile_re(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _quoted_titles(text: str) -> list:
+    """(start, end) of every quoted PR / issue / commit title (a link's text), in text order."""
+    if "](" not in text:
+        return []
+    return [m.span(1) for m in _TITLE_LINK.finditer(text)]
+
+
+def _inside(spans: list, x: int) -> bool:
+    if not spans:
+        return False
+    k = bisect.bisect_right(spans, (x, float("inf"))) - 1
+    return k >= 0 and spans[k][0] <= x < spans[k][1]
+
+
+def _code_words(doc) -> frozenset:
+    text = doc.text
+    return frozenset(w for r in doc.code for w in _CODE_WORD.findall(text, r.start, r.end)
+                     if not w.islower())
+
+
+def _joined(text: str, out: DocumentNames) -> list:
+    """The names written as two words ('CuTe DSL') that the document also writes as one
+    token ('CuteDSL'): one Name per such pair, its surface the two words as written."""
+    flats = {f.flat for f in out.forms.values() if not f.org}
+    got = []
+    names = out.names
+    for a, b in zip(names, names[1:]):
+        if a.block is None or a.block != b.block or a.org or b.org or b.start != a.end + 1 \
+                or text[a.end] != " ":
+            continue
+        if flatten(a.surface) + flatten(b.surface) in flats:
+            got.append(Name(f"{a.surface} {b.surface}", a.start, b.end, a.line, a.col, a.block))
+    return got
 
 
 def _mark_titled(out):
@@ -195,6 +245,7 @@ def _names(doc, vocab) -> list:
     starts = doc.line_starts
     last = len(starts) - 1
     out = []
+    titles = _quoted_titles(text)
     li = 0          # the tokens come in text order: their line is found by walking forward
     for bi, b in enumerate(doc.blocks):
         if b.kind not in _PROSE:
@@ -214,7 +265,11 @@ def _names(doc, vocab) -> list:
                 ms = m.start()
                 while li < last and starts[li + 1] <= ms:
                     li += 1
-                out.append(Name(tok, ms, m.end(), li + 1, ms - starts[li] + 1, bi, ""))
+                me = m.end()
+                # '[Nixl]', '[Perf]': a quoted PR title's tag, as its author wrote it
+                quoted = (ms > 0 and text[ms - 1] == "[" and me < len(text) and text[me] == "]") \
+                    or _inside(titles, ms)
+                out.append(Name(tok, ms, me, li + 1, ms - starts[li] + 1, bi, "", quoted=quoted))
     # a checkpoint id is usually written as code: `Qwen/Qwen3-32B`
     for r in doc.code:
         if r.kind != "inline" or text.find("/", r.start, r.end) < 0:
@@ -315,7 +370,14 @@ def vocabulary() -> dict:
                 known.setdefault(str(a).lower(), spelled)
     checkpoints = {str(org).lower(): {str(n).lower() for n in names or ()}
                    for org, names in (data.get("checkpoints") or {}).items()}
-    return {"known": known, "checkpoints": checkpoints}
+    # every spelling the vocabulary accepts, by its letters without spaces: one name may have
+    # two ('Hugging Face' and 'HuggingFace', 'Winogrande' and 'WinoGrande')
+    accepted: dict = {}
+    for n in data.get("names") or ():
+        accepted.setdefault(str(n).lower().replace(" ", ""), set()).add(str(n))
+    for key, spelled in known.items():
+        accepted.setdefault(key.replace(" ", ""), set()).add(spelled)
+    return {"known": known, "checkpoints": checkpoints, "accepted": accepted}
 
 
 ENGLISH = "english_words.txt"

@@ -534,4 +534,115 @@ class ArxivTitle:
             }
 
 
-KINDS = [Spelling, ArxivTitle]
+# ---------------------------------------------------------------- case variants
+
+_PARTS_SEP = ("-", ".", "_", " ")
+
+
+def _segments(t: str) -> list:
+    out, cur = [], ""
+    for ch in t:
+        if ch in _PARTS_SEP:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur]
+
+
+def _title_cased(a: str, b: str) -> bool:
+    """'Zero-overhead'/'Zero-Overhead', 'Llama-70B'/'llama-70B', 'KV-Block'/'KV-block': the
+    spellings differ only in the first letter of a part, as a title or a sentence start
+    capitalises it; that is one name written as headings and sentences write it."""
+    sa, sb = _segments(a), _segments(b)
+    return len(sa) == len(sb) and all(x[1:] == y[1:] for x, y in zip(sa, sb))
+
+
+def _shouted_words(t: str) -> bool:
+    """'OPEN', 'THIRD-PARTY', 'SHARDED': English words in capitals (a label, a licence's
+    emphasis), not a name."""
+    return t.isupper() and all(_names.is_english(w.lower()) for w in _segments(t) if w)
+
+
+def _shout_of_word(a: str, b: str) -> bool:
+    """'SHARDED' beside 'Sharded': a capitalised word written in capitals for emphasis."""
+    return (a.isupper() and b[:1].isupper() and b[1:].islower()) or \
+        (b.isupper() and a[:1].isupper() and a[1:].islower())
+
+
+def _known_unspaced() -> dict:
+    """Every spelling the vocabulary accepts, by its lower-cased letters without spaces
+    ('huggingface' -> {'Hugging Face', 'HuggingFace'})."""
+    return _names.vocabulary()["accepted"]
+
+
+def _case_excluded(t: str) -> bool:
+    """A spelling that is no name to keep consistent: a lower-case word or identifier
+    ('fp8', 'kimi-k3', 'groupBy'), or English words in capitals."""
+    return t.replace(" ", "").islower() or _identifier(t) or _shouted_words(t)
+
+
+class CaseVariant:
+    """One name written in two cases, or as one token and as two words ('DeepGemm' beside
+    'DeepGEMM', 'Flashinfer' beside 'FlashInfer', 'CuteDSL' beside 'CuTe DSL'). Names read
+    by ``claims.names`` from the prose (code, links and a quoted PR title's bracket tags such
+    as '[Nixl]' are the writers' own spelling, not the document's)."""
+    NAME = "entity.case"
+    PARAMS = {"min_len": int, "support": dict}
+    DEFAULTS = {"min_len": 4, "support": {}}
+    FIELDS = {"known": bool, "rare_count": int, "common_count": int}
+    WHEN = {"field": "common_count", "ge": 1}
+    VARS = {"name", "other", "other_line", "count", "other_count", "support"}
+
+    @staticmethod
+    def facts(rule, ctx):
+        doc = ctx.document
+        dn = _names.read(ctx.analysis)
+        min_len = int(rule.params["min_len"])
+        groups: dict = {}       # spelling lower-cased without spaces -> {spelling: [Name]}
+        for surface, written in dn.by_surface.items():
+            f = dn.forms[surface]
+            if f.org or f.file_like or len(surface) < min_len or _case_excluded(surface):
+                continue
+            written = [n for n in written if not n.code and not n.quoted]
+            if written:
+                groups.setdefault(surface.lower(), {})[surface] = written
+        for n in dn.joined:
+            g = groups.get(n.surface.lower().replace(" ", ""))
+            if g is not None and not _case_excluded(n.surface):
+                g.setdefault(n.surface, []).append(n)
+        vocab = _known_unspaced()
+        for key, forms in groups.items():
+            if len(forms) < 2:
+                continue
+            if any(" " in t for t in forms) and any(t in dn.code_words for t in forms):
+                continue        # a class of the code ('DisposableTensor'): the prose may spell it out
+            accepted = vocab.get(key, set())
+            known = [t for t in forms if t in accepted]
+            # the vocabulary's spelling, else the one written most often (the first on a tie)
+            best = known[0] if known else max(forms, key=lambda t: (len(forms[t]), -forms[t][0].start))
+            for odd in sorted(forms, key=lambda t: forms[t][0].start):
+                if odd == best or odd in accepted or _title_cased(odd, best):
+                    continue            # both spellings are in use ('Hugging Face', 'HuggingFace')
+                if _shout_of_word(odd, best) and not known:
+                    continue
+                yield _case_fact(rule, ctx, doc, odd, forms[odd], best, forms[best], bool(known))
+
+
+def _case_fact(rule, ctx, doc, odd, odd_names, best, best_names, known):
+    at = odd_names[0]
+    basis = "vocabulary" if known else ("majority" if len(best_names) > len(odd_names) else "tie")
+    values = {"name": odd, "other": best, "count": len(odd_names), "other_count": len(best_names),
+              "other_line": _lines(best_names)}
+    values["support"] = _phrase(rule, ctx, basis, values)
+    ev = [{"path": doc.path, "line": n.line, "col": n.col, "surface": n.surface, "note": "other spelling"}
+          for n in best_names[:3]]
+    return {
+        "path": doc.path, "line": at.line, "col": at.col, "end_line": at.line,
+        "end_col": at.col + len(at.surface), "surface": at.surface,
+        "key": f"entity:{best.lower()}", "known": bool(known), "rare_count": len(odd_names),
+        "common_count": len(best_names), "_side": {"evidence": ev, "vars": values},
+    }
+
+
+KINDS = [Spelling, ArxivTitle, CaseVariant]
