@@ -1036,7 +1036,7 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
                               operands=(claims[pr.left], claims[pr.right])))
     out.sort(key=lambda d: (d.operands[0].start if d.operands else 0))
     by_block = claims_by_block(claims)
-    ratios = _tables.ratio_columns(doc, by_block)
+    ratios = _tables.ratio_columns(doc, by_block) + _tables.group_ratios(doc, by_block)
     stated_cells = {d.stated.start for d in ratios if d.stated is not None}
     out += (ratios + [d for d in _tables.baseline_row_ratios(doc, by_block)
                       if d.stated is not None and d.stated.start not in stated_cells]

@@ -183,6 +183,69 @@ def ratio_columns(doc, by_block) -> list:
     return out
 
 
+_MARKUP = compile_re(r"[*_`]+")
+
+
+def _group_label(row) -> Optional[str]:
+    """The label of a row that heads a group of rows: its one filled cell is the first
+    ('| **H100** |', '| **Speedup** |')."""
+    full = [c for c in row.cells if c.text.strip()]
+    if len(full) == 1 and full[0].column == 0:
+        return _MARKUP.sub("", full[0].text).strip()
+    return None
+
+
+def group_ratios(doc, by_block) -> list:
+    """Tables cut into groups by label rows ('| **H100** |', '| **A100** |', '| **Speedup** |'):
+    when the last of three groups is labelled a speedup (加速比, ratio) and has as many rows as
+    each of the two before it, each of its ratio cells is the larger over the smaller of the
+    same cell of the two groups' rows, matched row by row (the rows' other cells, the
+    configuration, must read the same)."""
+    out = []
+    heads = _words()["ratio_head"]
+    for t in doc.tables:
+        if len(t.header) < 3:
+            continue
+        groups = []
+        for r in t.rows:
+            lab = _group_label(r)
+            if lab is not None:
+                groups.append((lab, []))
+            elif groups:
+                groups[-1][1].append(r)
+        if len(groups) != 3 or not any(w in groups[2][0].lower() for w in heads):
+            continue
+        (_, ra), (_, rb), (_, rz) = groups
+        if not (len(ra) == len(rb) == len(rz)) or not rz:
+            continue
+        for xa, xb, xz in zip(ra, rb, rz):
+            ca, cb = {c.column: c for c in xa.cells}, {c.column: c for c in xb.cells}
+            ratio_cols, same = [], True
+            for z in xz.cells:
+                a, b = ca.get(z.column), cb.get(z.column)
+                if a is None or b is None:
+                    same = False
+                    break
+                if _CELL_RATIO.fullmatch(z.text):
+                    ratio_cols.append((z, a, b))
+                elif not (_MARKUP.sub("", z.text).strip() == _MARKUP.sub("", a.text).strip()
+                          == _MARKUP.sub("", b.text).strip()):
+                    same = False        # another configuration: not the row the ratio is of
+                    break
+            if not same:
+                continue
+            for z, a, b in ratio_cols:
+                ua, ub = _written_unit(a), _written_unit(b)
+                if ua is None or ua != ub:
+                    continue
+                fz, fa, fb = (cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block),
+                              cell_figure(doc, b, by_block))
+                if fz is None or fa is None or fb is None or fz.kind != "ratio":
+                    continue
+                out.append(Derivation(form="ratio_column", stated=fz, operands=(fa, fb)))
+    return out
+
+
 # the baseline row of a speedup column: '1.0×', '1x', '1.00 倍', '基线', 'baseline'
 _UNIT_RATIO = compile_re(r"\s*(?:\*\*)?\s*(?:1(?:\.0{1,3})?\s*(?:×|x|X|倍)|基线|baseline|Baseline)\s*(?:\*\*)?\s*")
 # the kinds of measurement a speedup is the quotient of (a table's baseline row, a sentence's pair)
@@ -362,8 +425,11 @@ def change_columns(doc, by_block) -> list:
                     continue
                 sign = m.group("sign")
                 direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+                # an 'Improvement' of a time: -5% is 5% slower, a longer time; or, as a column of
+                # targets writes it ('| P99 | 159ms | 50ms | 提升 -68% |'), the minus is the time's
+                # own fall: both readings are kept, and a '+' on a time that rose stays a flip
+                plain_fall = better[k] and fa.kind in ("latency", "duration") and direction == -1
                 if better[k] and fa.kind in ("latency", "duration"):
-                    # an 'Improvement' of a time: -5% is 5% slower, a longer time
                     direction = -direction
                 pair = (before[0], before[1])
                 if pair not in base_later:
@@ -381,6 +447,8 @@ def change_columns(doc, by_block) -> list:
                     fi, fj = cell_figure(doc, ci, by_block), cell_figure(doc, cj, by_block)
                     if fi is not None and fj is not None and fi.kind == fj.kind == fa.kind:
                         others.append(Derivation(form="change", stated=fz, operands=(fi, fj), direction=direction))
+                if plain_fall:
+                    others.insert(0, Derivation(form="change", stated=fz, operands=ops, direction=-1))
                 out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction,
                                       alternatives=tuple(others)))
     return out
