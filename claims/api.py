@@ -62,6 +62,7 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
     from .context import annotate, inherit
     from .counts import count_claims, merge_counts, read as read_counts
     from .derive import find_derivations
+    from .durations import merge as merge_durations
     from .nature import classify
     from .segment import segment
 
@@ -94,6 +95,8 @@ def analyze(text: str, path=None, *, bom: bool = False, newline=None) -> Analysi
         c.path = p
         claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
+    # '8 h 53 min', '3m 04s', '1 小时 33 分钟': one time, not two figures
+    claims = merge_durations(text, claims)
     share_list_units(text, claims)
     # counts the figure reader leaves out ('三家', 'two open issues', '4+ PRs'), never one it read;
     # they are counts of items, not figures with context: they join after annotate and classify

@@ -333,6 +333,12 @@ def _counts_the_list(tail: str) -> bool:
     return not re.search(r"(?i)\b(?:following|these|below|for example)\b|以下|如下|下列|下面|为例", t)
 
 
+# a count that points back ('这两种技术共同…：', 'These two techniques together give:'): it counts
+# what came before the colon's sentence, not the list after it
+_BACK_REFERENCE = compile_re(r"(?:这|这些|那些|上述|以上|前述|前面的?|(?<![A-Za-z])(?:these|those|the\s{1,2}above|both\s{1,2}of\s{1,2}these))\s{0,2}$",
+                             re.IGNORECASE)
+
+
 # an inline-code name in a list item ('`abs()`')
 _CODE_NAME = compile_re(r"`[^`\n]{1,60}`")
 
@@ -364,6 +370,8 @@ def list_intros(doc, counts: list) -> list:
         c = mine[0]
         if counts_a_measure(doc, c):
             continue        # '生成 1000 个 token：' sizes the run the list reports on
+        if _BACK_REFERENCE.search(doc.text, max(tail_start, c.start - 16), c.start):
+            continue        # '这两种技术共同…：' counts the two things just described
         if not _counts_the_list(doc.text[c.end:b.end]):
             continue        # 'two models on the following setups:': the list is of something else
         if _WHERE_BEFORE.search(doc.text[max(b.start, c.start - 8):c.start]) and \

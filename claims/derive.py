@@ -183,6 +183,11 @@ def _share_unit(a, b):
     a.base_value = a.value * factor
 
 
+# 'to B from A' after a stated figure: the 'to' ends the text before B, only 'from' stands between
+_TO_LAST = compile_re(r"(?<![A-Za-z])(?:down|up|drops?|dropped|falls?|fell|rises?|rose|goes|went|cut|reduced|increased)?\s{0,2}to\s{0,2}$", re.IGNORECASE)
+_FROM_ONLY = compile_re(r"\s{0,2}from\s{0,2}", re.IGNORECASE)
+
+
 @dataclass
 class _Pair:
     left: int
@@ -478,6 +483,12 @@ class _Prose:
                         and not _other_measurement(z, a) and not _other_measurement(z, b)):
                     # ('输出吞吐提升约 4.01 倍，而平均 TPOT 仅从 9.53 ms 变成 9.64 ms': the TPOT's own pair)
                     return (ai, a), (bi, b)
+                # 'about 3x faster for a clean build, down to 50s from 3m 04s': to B from A
+                if (b.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70
+                        and _TO_LAST.search(lead) and _FROM_ONLY.fullmatch(mid)
+                        and not _BREAK.search(lead) and not _NEW_SUBJECT.search(lead)
+                        and not _other_measurement(z, a) and not _other_measurement(z, b)):
+                    return (bi, b), (ai, a)
             return None
         bi = order[bi_pos]
         b = claims[bi]

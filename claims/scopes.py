@@ -42,7 +42,8 @@ def _rx():
     # the searched ones carry a guard on their first characters (entities.guarded: same matches)
     return (compile_re(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             compile_re(d["label_line"]), compile_re(d.get("intro_section") or r"(?!)"),
-            guarded(d.get("other_experiment") or r"(?!)"))
+            guarded(d.get("other_experiment") or r"(?!)"),
+            compile_re(d.get("own_implementation") or r"(?!)"))
 
 
 _PAPER_LINK = compile_re(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
@@ -242,7 +243,8 @@ class Scopes:
                 out.extend(bi.setup or (bi.conds if st.kind == "line" else ()))
             else:
                 out.extend(bi.conds)
-        return out
+        # a setup section's fenced blocks ('### 硬件配置' over a pasted system report)
+        return out + list(st.mentions) if st.mentions else out
 
     # ---- the scopes, each as a list of mentions (first per facet)
 
@@ -588,7 +590,10 @@ class Scopes:
 
     def _cited_paper(self, c, b, sent) -> bool:
         """The figure quotes a cited paper (its sentence or the one before it, or the line right
-        before its block, links an arXiv or conference paper)."""
+        before its block, links an arXiv or conference paper), unless the sentence says the
+        method is implemented here ('… is implemented by fusing … and achieves ~3X speedup')."""
+        if _rx()[5].search(self.doc.text, sent[0], sent[1]):
+            return False
         if self._cites_paper(c.block) and self._cites_paper_near(b, sent):
             return True
         prev = c.block - 1

@@ -340,7 +340,8 @@ class _Walk:
         if bm:
             self.open_block = self.add_block(body_s, e, line_no, "bullet")
         elif (self.open_block is not None and not _rx()["label_line"].match(body)
-              and c != "html" and (_wraps(text, doc.blocks[self.open_block].end, self.starts[i - 1] if i else -1)
+              # a block quote starts its own block ('> **Note:** …' right under a list item)
+              and c != "html" and bool(q) == bool(doc.blocks[self.open_block].quoted) and (_wraps(text, doc.blocks[self.open_block].end, self.starts[i - 1] if i else -1)
                                    or c == "item" and doc.blocks[self.open_block].kind == "bullet")):
             self.extend_block(self.open_block, e)     # a wrapped paragraph or bullet line
         else:

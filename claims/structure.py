@@ -186,9 +186,11 @@ def _captions(doc):
 
 @lru_cache(maxsize=None)
 def _document_rx():
-    """sections.yaml's document-level patterns: (subject_model, ml_vocabulary, header_not_system)."""
+    """sections.yaml's document-level patterns: (subject_model, ml_vocabulary, header_not_system,
+    ml_weak_vocabulary)."""
     d = load("sections.yaml")
-    return tuple(compile_re(d.get(k) or r"(?!)") for k in ("subject_model", "ml_vocabulary", "header_not_system"))
+    return tuple(compile_re(d.get(k) or r"(?!)") for k in
+                 ("subject_model", "ml_vocabulary", "header_not_system", "ml_weak_vocabulary"))
 
 
 @lru_cache(maxsize=None)
@@ -235,7 +237,8 @@ def _setups(doc, clean_title) -> list:
                 # '## Evaluation > ### End-to-end Performance > ##### Experimental Setup' sets up
                 # the whole evaluation, its profile and ablation sub-sections too
                 scope = _evaluation_ancestor(doc, scope, clean_title)
-            out.append(Setup("section", by_section.get(k, []), scope, None, sec.line))
+            out.append(Setup("section", by_section.get(k, []), scope, None, sec.line,
+                             mentions=_fenced_names(doc, k)))
     # a key-value table's model row ('| H3 主模型 | `minimax_h3_….safetensors` |'): the model of its
     # section (of the document above the first section), as a '**模型**：…' line would be, whether
     # or not a vocabulary knows the name
@@ -281,6 +284,19 @@ def _setups(doc, clean_title) -> list:
             continue
         if b.kind == "paragraph" and sentence_rx.search(t):
             out.append(Setup("paragraph", [bi], b.section, b.entry, b.line))
+    return out
+
+
+def _fenced_names(doc, k: int) -> list:
+    """The hardware and models a setup section states in a fenced block of its own body
+    ('### 硬件配置' over a block of 'CPU: Model: AMD Ryzen 7 7840HS …', a pasted system report):
+    code is no block, so the section's blocks alone would not name them."""
+    sec = doc.sections[k]
+    nxt = next((s.line for s in doc.sections[k + 1:] if s.line > sec.line), None)
+    out = []
+    for region in doc.code:
+        if region.kind == "fence" and region.line > sec.line and (nxt is None or region.line < nxt):
+            out += find_entities(doc.text, region.start, region.end, kinds=("hardware", "model"))
     return out
 
 
@@ -330,13 +346,20 @@ _VS = compile_re(r"(?<![\w.-])(?P<a>[A-Za-z][\w.+-]{1,24})\s{1,2}(?:vs\.?|versus
 
 def document_domain(doc, names) -> str:
     """'ml' when the document names a model (``names``: block -> its model and hardware
-    mentions) or uses a word of machine learning (sections.yaml ``ml_vocabulary``); 'other'
-    for a storage, database or compiler benchmark, whose figures depend on no model."""
+    mentions), uses a word of machine learning (sections.yaml ``ml_vocabulary``) or two of
+    the words machine learning shares with other fields (``ml_weak_vocabulary``); 'other'
+    for a storage, database, web or compiler benchmark, whose figures depend on no model."""
     if any(m.kind == "model" for ms in names.values() for m in ms) \
             or any(m.kind == "model" for st in doc.setups for m in st.mentions):
         return "ml"     # a model named in prose, a launch command or a model row
     if _document_rx()[1].search(doc.text):
         return "ml"
+    weak = set()
+    for m in _document_rx()[3].finditer(doc.text):
+        weak.add(m.group().lower().rstrip("s"))
+        if len(weak) >= 2:
+            return "ml"     # 'inference' and 'GPU', '推理' and '显存'
+
     # a serving system the vocabulary knows ('SGLang', 'vLLM') runs models
     return "ml" if find_entities(doc.text, 0, len(doc.text), kinds=("system",)) else "other"
 

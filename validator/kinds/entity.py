@@ -592,7 +592,7 @@ class CaseVariant:
     DEFAULTS = {"min_len": 4, "support": {}}
     FIELDS = {"known": bool, "rare_count": int, "common_count": int}
     WHEN = {"field": "common_count", "ge": 1}
-    VARS = {"name", "other", "other_line", "count", "other_count", "support"}
+    VARS = {"name", "other", "other_line", "count", "other_count", "support", "known"}
 
     @staticmethod
     def facts(rule, ctx):
@@ -619,6 +619,16 @@ class CaseVariant:
                 continue        # a class of the code ('DisposableTensor'): the prose may spell it out
             accepted = vocab.get(key, set())
             known = [t for t in forms if t in accepted]
+            if accepted and not known:
+                # 'NVidia' beside 'Nvidia' where the vocabulary writes 'NVIDIA': each is odd
+                spelled = sorted(accepted)[0]
+                order = sorted(forms, key=lambda t: forms[t][0].start)
+                for odd in order:
+                    other = max((t for t in order if t != odd), key=lambda t: (len(forms[t]), -forms[t][0].start))
+                    if _title_cased(odd, other) or _shout_of_word(odd, other):
+                        continue
+                    yield _case_fact(rule, ctx, doc, odd, forms[odd], other, forms[other], False, spelled)
+                continue
             # the vocabulary's spelling, else the one written most often (the first on a tie)
             best = known[0] if known else max(forms, key=lambda t: (len(forms[t]), -forms[t][0].start))
             for odd in sorted(forms, key=lambda t: forms[t][0].start):
@@ -629,11 +639,12 @@ class CaseVariant:
                 yield _case_fact(rule, ctx, doc, odd, forms[odd], best, forms[best], bool(known))
 
 
-def _case_fact(rule, ctx, doc, odd, odd_names, best, best_names, known):
+def _case_fact(rule, ctx, doc, odd, odd_names, best, best_names, known, spelled=""):
     at = odd_names[0]
-    basis = "vocabulary" if known else ("majority" if len(best_names) > len(odd_names) else "tie")
+    basis = "vocabulary" if known else "neither" if spelled else \
+        ("majority" if len(best_names) > len(odd_names) else "tie")
     values = {"name": odd, "other": best, "count": len(odd_names), "other_count": len(best_names),
-              "other_line": _lines(best_names)}
+              "other_line": _lines(best_names), "known": spelled}
     values["support"] = _phrase(rule, ctx, basis, values)
     ev = [{"path": doc.path, "line": n.line, "col": n.col, "surface": n.surface, "note": "other spelling"}
           for n in best_names[:3]]
