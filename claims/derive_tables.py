@@ -557,10 +557,11 @@ _LABEL_UNIT = compile_re(r"[(（\[]\s*([^()（）\[\]]{1,16}?)\s*[)）\]]\s*(?:\
 
 
 class _Label:
-    __slots__ = ("index", "norm", "tokens", "own", "unit")
+    __slots__ = ("index", "norm", "tokens", "own", "unit", "raw")
 
     def __init__(self, index, text):
         self.index = index
+        self.raw = text.replace("*", "").replace("`", "").strip()
         m = _LABEL_UNIT.search(text)
         self.unit = " ".join(m.group(1).lower().split()) if m else ""
         self.norm = " ".join(_NON_WORD.sub(" ", text.replace("*", "").replace("`", "")).lower().split())
@@ -578,6 +579,48 @@ def _labels(texts) -> list:
     for lab in out:
         others = {t for o in out if o is not lab for t in o.tokens}
         lab.own = [t for t in lab.tokens if t not in others and (len(t) >= 3 or not t.isascii())]
+    return out
+
+
+# rows named by a pattern ('Standard view operations (`ViewX_All`) … 12% to 15%' over rows
+# View0_All … View8_All): a capitalised word, a placeholder X, N or *, the rest of the name
+_WILDCARD = compile_re(r"(?<![A-Za-z0-9_])([A-Z][a-z]+)(?:X|N|\*)(_[A-Za-z0-9]+)(?![A-Za-z0-9])")
+WILDCARD_MIN_ROWS = 3
+_MOST = compile_re(r"(?<![A-Za-z])(?:[Mm]ost|[Mm]ostly|the majority of|[Tt]ypically)(?![A-Za-z])|大部分|大多数|多数|大多")
+
+
+def _wildcards(seg: str) -> list:
+    """(pattern, start, end) of each name pattern the sentence writes."""
+    return [(re.compile(re.escape(m.group(1)) + r"\d+" + re.escape(m.group(2))), m.start(), m.end())
+            for m in _WILDCARD.finditer(seg)]
+
+
+def _tables_of_part(doc, sec) -> list:
+    """(index, table) of every table of the part a section belongs to: its parent section's
+    sub-sections ('### Performance' and the '#### View & Query Operations' of one release)."""
+    if sec is None:
+        return list(enumerate(doc.tables))
+    top = doc.sections[sec].parent
+    if top is None:
+        top = sec
+
+    def under(k):
+        seen = 0
+        while k is not None and seen < 32:
+            if k == top:
+                return True
+            k, seen = doc.sections[k].parent, seen + 1
+        return False
+    return [(k, t) for k, t in enumerate(doc.tables) if under(t.section)]
+
+
+def _wildcard_mentions(labels, wild, seg_start: int) -> list:
+    """The labels a name pattern of the sentence matches, when it matches several."""
+    out = []
+    for rx, s, e in wild:
+        hit = [lab for lab in labels if rx.fullmatch(lab.raw)]
+        if len(hit) >= WILDCARD_MIN_ROWS:
+            out += [(lab, seg_start + s, seg_start + e) for lab in hit]
     return out
 
 
@@ -915,9 +958,18 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
         if not stated:
             continue
         near = [(k, t) for k, t in _tables_above(doc, by_section, captions, s, b) if _in_scope(doc, t, nxt[k], s, b)]
+        seg = text[s.start:s.end]
+        # ('Most `ViewX_Values` improved by 11% to 17%': most of them, not each)
+        wild = _wildcards(seg) if "_" in seg and not _MOST.search(seg) else []
+        if wild:
+            # a release note's bullets over the results table below them: a name pattern ties
+            # the sentence to a table of its section, before or after it
+            for k, t in _tables_of_part(doc, b.section):
+                if (k, t) not in near and _wildcard_mentions(_labels((ri, r.cells[0].text) for ri, r in enumerate(t.rows)
+                                                                     if r.cells and r.cells[0].column == 0), wild, 0):
+                    near.append((k, t))
         if not near:
             continue
-        seg = text[s.start:s.end]
         norm, offs = _normalized(seg)
         offs = [s.start + o for o in offs]
         intro = _intro_text(doc, s, items_only=True)
@@ -930,6 +982,9 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                 continue
             for axis, labels in (("rows", grid.rows), ("cols", grid.cols)):
                 ments = _mentions(labels, norm, offs)
+                if wild and axis == "rows":
+                    ments += [m for m in _wildcard_mentions(labels, wild, s.start)
+                              if m[0].index not in {x[0].index for x in ments}]
                 intro_ments = []
                 if subject_intro is not None:
                     n2, o2 = _normalized(text[subject_intro[0]:subject_intro[1]])

@@ -592,12 +592,11 @@ class Scopes:
         """The figure quotes a cited paper (its sentence or the one before it, or the line right
         before its block, links an arXiv or conference paper), unless the sentence says the
         method is implemented here ('… is implemented by fusing … and achieves ~3X speedup')."""
-        if _rx()[5].search(self.doc.text, sent[0], sent[1]):
-            return False
-        if self._cites_paper(c.block) and self._cites_paper_near(b, sent):
-            return True
-        prev = c.block - 1
-        return prev >= 0 and self.doc.blocks[prev].line + 1 >= b.line and self._cites_paper(prev)
+        cited = self._cites_paper(c.block) and self._cites_paper_near(b, sent)
+        if not cited:
+            prev = c.block - 1
+            cited = prev >= 0 and self.doc.blocks[prev].line + 1 >= b.line and self._cites_paper(prev)
+        return cited and not _rx()[5].search(self.doc.text, sent[0], sent[1])
 
     def _cites_paper_near(self, b, sent) -> bool:
         text = self.doc.text
