@@ -192,7 +192,8 @@ def _build_pattern():
     num = r"(?:%s|%s|%s|%s)" % (NUM_FRAC, NUM_AR, CN_NUM, EN_NUM)
     cur = r"(?:US\$|\$|¥|￥|€|£)"
     # A figure may not start inside an identifier, a number, after '#', '§', '×'.
-    guard = r"(?<![A-Za-z0-9_.．#§@×✕^])(?<![A-Za-z0-9][-–_/:])"
+    # ('ChatGLM**2**-6B': a name with emphasis inside it is still the name)
+    guard = r"(?<![A-Za-z0-9_.．#§@×✕^])(?<![A-Za-z0-9][-–_/:])(?<![A-Za-z0-9]\*\*[-–_])"
     sign = r"(?:(?<![A-Za-z0-9])[-−－](?=%s)|负|(?:[mM]inus|[nN]egative)%s+)" % (DIG, _SP)
     per = (r"(?P<per>%s?(?:/|%s+per%s+)(?:1%s?)?(?P<perscale>M|K|million|thousand)?%s?"
            r"(?P<pernoun>tokens?|toks?|hours?|hr|h|GPU-hours?|GPU-hr|requests?|reqs?|images?|months?|mo)(?![A-Za-z]))"

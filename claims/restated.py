@@ -18,8 +18,9 @@ from typing import NamedTuple, Optional
 from .structure import sentence_index
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
-# a parameter count written as a size: '81B', '2.8T', '235B' (not 'B200', not '8B tokens')
-_PARAMS = compile_re(r"(?<![\w.])(\d{1,4}(?:\.\d{1,2})?)\s?([BT])(?![\w])(?!\s?(?:tokens?|toks?|bytes?|/s))")
+# a parameter count written as a size: '81B', '2.8T', '235B' (not 'B200', not '8B tokens', not
+# the size inside a model's name: 'ChatGLM2-6B', 'ChatGLM**2**-6B' name a model, whatever its memory)
+_PARAMS = compile_re(r"(?<![\w.])(?<![A-Za-z0-9][-_])(?<![A-Za-z0-9]\*\*-)(\d{1,4}(?:\.\d{1,2})?)\s?([BT])(?![\w])(?!\s?(?:tokens?|toks?|bytes?|/s))")
 _SCALE = {"B": 1e9, "T": 1e12}
 
 

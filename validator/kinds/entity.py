@@ -31,6 +31,7 @@ Guards keep distinct things apart, and win over every kind of support:
 from __future__ import annotations
 
 import bisect
+from functools import lru_cache
 
 from claims import names as _names
 
@@ -570,10 +571,20 @@ def _shout_of_word(a: str, b: str) -> bool:
         (b.isupper() and a[:1].isupper() and a[1:].islower())
 
 
+def _case_key(t: str) -> str:
+    """What two spellings of one name share: the letters, lower-cased, without spaces and
+    hyphens ('Llama-3 8B', 'Llama-3-8B', 'llama-3-8b'; dots stay: 'Qwen1.5' is not 'Qwen15')."""
+    return t.lower().replace(" ", "").replace("-", "")
+
+
+@lru_cache(maxsize=1)
 def _known_unspaced() -> dict:
-    """Every spelling the vocabulary accepts, by its lower-cased letters without spaces
-    ('huggingface' -> {'Hugging Face', 'HuggingFace'})."""
-    return _names.vocabulary()["accepted"]
+    """Every spelling the vocabulary accepts, by ``_case_key`` ('huggingface' -> {'Hugging
+    Face', 'HuggingFace'})."""
+    out: dict = {}
+    for key, spelled in _names.vocabulary()["accepted"].items():
+        out.setdefault(key.replace("-", ""), set()).update(spelled)
+    return out
 
 
 def _case_excluded(t: str) -> bool:
@@ -583,8 +594,9 @@ def _case_excluded(t: str) -> bool:
 
 
 class CaseVariant:
-    """One name written in two cases, or as one token and as two words ('DeepGemm' beside
-    'DeepGEMM', 'Flashinfer' beside 'FlashInfer', 'CuteDSL' beside 'CuTe DSL'). Names read
+    """One name written in two cases, with and without a hyphen, or as one token and as two
+    words ('DeepGemm' beside 'DeepGEMM', 'Qwen-1.5-72B' beside 'Qwen1.5-72B', 'CuteDSL' beside
+    'CuTe DSL'). Names read
     by ``claims.names`` from the prose (code, links and a quoted PR title's bracket tags such
     as '[Nixl]' are the writers' own spelling, not the document's)."""
     NAME = "entity.case"
@@ -606,17 +618,21 @@ class CaseVariant:
                 continue
             written = [n for n in written if not n.code and not n.quoted]
             if written:
-                groups.setdefault(surface.lower(), {})[surface] = written
+                groups.setdefault(_case_key(surface), {})[surface] = written
         for n in dn.joined:
-            g = groups.get(n.surface.lower().replace(" ", ""))
+            g = groups.get(_case_key(n.surface))
             if g is not None and not _case_excluded(n.surface):
                 g.setdefault(n.surface, []).append(n)
         vocab = _known_unspaced()
         for key, forms in groups.items():
             if len(forms) < 2:
                 continue
-            if any(" " in t for t in forms) and any(t in dn.code_words for t in forms):
-                continue        # a class of the code ('DisposableTensor'): the prose may spell it out
+            if all(_names.form(t.replace(" ", "")).shape == "word" for t in forms):
+                continue        # words, not names ('Realtime' / 'Real-time')
+            if any(" " in t for t in forms) and (any(t in dn.code_words for t in forms)
+                                                 or _names.is_english(key)):
+                continue        # a class of the code ('DisposableTensor'), or an English word
+                                # written as two ('Show Case' / 'Showcase'): the prose may spell it out
             accepted = vocab.get(key, set())
             known = [t for t in forms if t in accepted]
             if accepted and not known:
