@@ -172,15 +172,23 @@ def ratio_columns(doc, by_block) -> list:
                 z, a, b = cells.get(k), cells.get(ka), cells.get(kb)
                 if z is None or not _CELL_RATIO.fullmatch(z.text):
                     continue
-                ua, ub = _written_unit(a), _written_unit(b)
-                if ua is None or ua != ub:
-                    continue        # '65.6 ms | 34.0 s': one of them is misprinted, not a ratio to check
-                fz, fa, fb = (cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block),
-                              cell_figure(doc, b, by_block))
-                if fz is None or fa is None or fb is None or fz.kind != "ratio":
-                    continue
-                out.append(Derivation(form="ratio_column", stated=fz, operands=(fa, fb)))
+                d = _cell_ratio(doc, by_block, z, a, b)
+                if d is not None:
+                    out.append(d)
     return out
+
+
+def _cell_ratio(doc, by_block, z, a, b) -> Optional[Derivation]:
+    """The ratio cell ``z`` over the cells ``a`` and ``b`` it compares, when both write one unit
+    ('65.6 ms | 34.0 s': one of them is misprinted, not a ratio to check)."""
+    ua, ub = _written_unit(a), _written_unit(b)
+    if ua is None or ua != ub:
+        return None
+    fz, fa, fb = (cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block),
+                  cell_figure(doc, b, by_block))
+    if fz is None or fa is None or fb is None or fz.kind != "ratio":
+        return None
+    return Derivation(form="ratio_column", stated=fz, operands=(fa, fb))
 
 
 _MARKUP = compile_re(r"[*_`]+")
@@ -234,15 +242,7 @@ def group_ratios(doc, by_block) -> list:
                     break
             if not same:
                 continue
-            for z, a, b in ratio_cols:
-                ua, ub = _written_unit(a), _written_unit(b)
-                if ua is None or ua != ub:
-                    continue
-                fz, fa, fb = (cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block),
-                              cell_figure(doc, b, by_block))
-                if fz is None or fa is None or fb is None or fz.kind != "ratio":
-                    continue
-                out.append(Derivation(form="ratio_column", stated=fz, operands=(fa, fb)))
+            out += [d for d in (_cell_ratio(doc, by_block, z, a, b) for z, a, b in ratio_cols) if d is not None]
     return out
 
 
