@@ -307,6 +307,61 @@ def summary_counts(doc) -> list:
     return out
 
 
+# a statistics line of a generated report: '- **Total PRs Merged:** 5', '**新建 Issue 数**：3'
+_STAT_LINE = compile_re(r"^[*_\s]*(?P<label>[A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\u9fff ]{1,40}?)[*_\s]*[:：][*_\s]*(?P<n>\d{1,4})[*_\s]*$")
+# what the items counted were done: the line's word and the words a section title uses for it
+_STATES = {"merged": ("merged", "合并", "已合并"), "created": ("created", "new", "opened", "新建", "新增", "新开"),
+           "closed": ("closed", "关闭", "已关闭")}
+# a section of some of the items only: 'Top PRs', 'Key Issues', '重点 PR'
+_SOME_OF = compile_re(r"(?i)(?<![A-Za-z])(?:top|key|notable|selected|featured|highlights?|important)(?![A-Za-z])|重点|重要|精选|亮点")
+
+
+def _state_of(text: str) -> Optional[str]:
+    t = text.lower()
+    return next((k for k, words in _STATES.items() if any(w in t for w in words)), None)
+
+
+def stat_counts(doc) -> list:
+    """A statistics line of a generated report ('**Total PRs Merged:** 5') against the items of
+    the section that lists them ('## 🚀 Merged Pull Requests' over three PR links): the same kind
+    of item (PRs, issues) in the same state (merged, created, closed), every one of them (a 'Top
+    PRs' section lists some)."""
+    v = vocab()
+    out = []
+    heads = None
+    for b in doc.blocks:
+        if b.kind not in ("bullet", "paragraph") or ":" not in b.text and "：" not in b.text:
+            continue
+        m = _STAT_LINE.match(b.text)
+        if not m:
+            continue
+        label = m.group("label")
+        kind = next((k for k in ("pr", "issue") if v["ref_nouns"][k].search(label)), None)
+        state = _state_of(label) if kind else None
+        if state is None or re.search(r"(?i)contributors?|authors?|贡献者", label):
+            continue        # 'Contributors with Merged PRs: 2' counts people
+        if heads is None:
+            heads = [(k, sec) for k, sec in enumerate(doc.sections)]
+        target = [(k, sec) for k, sec in heads if sec.line > b.line and v["ref_nouns"][kind].search(sec.title)
+                  and _state_of(sec.title) == state and not _SOME_OF.search(sec.title)]
+        if len(target) != 1:
+            continue
+        k, sec = target[0]
+        refs = {}
+        for d in _refs_in(doc, sec.line, section_end(doc, k)).values():
+            refs.update(d)
+        items = [Item(r.line, num, r.col, r.closed) for num, r in refs.items() if r.linked and r.kind == kind]
+        if not items:
+            continue
+        s0 = b.start + m.start("n")
+        line, col = doc.line_col(s0)
+        what = "PRs" if kind == "pr" else "issues"
+        out.append(CountStatement("summary", line, col, s0, b.start + m.end("n"), m.group("n"), int(m.group("n")),
+                                  readings=[Reading(what, items, len(items), len(items))],
+                                  label=label.strip()))
+    return out
+
+
 def header_counts(doc) -> list:
     """'覆盖项目: 6 个' in the header, directly followed by a list: the list's length."""
     out = []

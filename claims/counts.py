@@ -27,7 +27,7 @@ from __future__ import annotations
 from .count_claims import count_claims, merge_counts
 from .count_lists import heading_counts, list_intros, named_after, named_before, paren_enumeration
 from .count_records import CountStatement, Counts, Item, ListedItem, Reading
-from .count_targets import header_counts, known_kinds, section_counts, summary_counts, table_counts
+from .count_targets import header_counts, known_kinds, section_counts, stat_counts, summary_counts, table_counts
 from .count_lists import TIME_AFTER
 from .count_words import vocab
 from .listed_items import listed_items
@@ -48,7 +48,7 @@ def read(doc, claims: list) -> Counts:
               and float(c.value).is_integer() and c.unit == "item"
               # '每档 20 个 burst' (a rate), '7×7=49 个' (a product's result): nothing declared
               and not not_declared.search(doc.text, max(doc.blocks[c.block].start, c.start - 8), c.start)]
-    st = section_counts(doc) + summary_counts(doc) + header_counts(doc)
+    st = section_counts(doc) + summary_counts(doc) + header_counts(doc) + stat_counts(doc)
     st += table_counts(doc, counts)
     st += heading_counts(doc, counts)
     taken = {(s.start, s.end) for s in st}

@@ -126,12 +126,18 @@ def _fact(doc, lang, what, line, col, surface, declared, actual, differs, counte
         "differs": bool(differs), "counted": counted,
         "_side": {"evidence": ev, "vars": {"counted_text": _COUNTED[lang].get(counted, counted),
                                            "where": where or "-", "actual_text": actual_text,
-                                           "of": _OF[lang](of), "scope_text": _SCOPE[lang](scope)}},
+                                           "of": (_OF_LINE if what == "summary" else _OF)[lang](of),
+                                           "scope_text": _SCOPE[lang](scope)}},
     }
 
 
 _OF = {"en": lambda label: f"the '{label}' cell" if label else "this line",
        "zh": lambda label: f"表格中“{label}”一格" if label else "此处"}
+
+
+# a statistics line of a report ('**Total PRs Merged:** 5')
+_OF_LINE = {"en": lambda label: f"the '{label}' line" if label else "this line",
+            "zh": lambda label: f"“{label}”一行" if label else "此处"}
 
 
 _SCOPE = {"en": lambda scope: f"the {scope} part" if scope else "the document",
