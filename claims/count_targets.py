@@ -312,6 +312,7 @@ _STAT_LINE = compile_re(r"^[*_\s]*(?P<label>[A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\
 # what the items counted were done: the line's word and the words a section title uses for it
 _STATES = {"merged": ("merged", "合并", "已合并"), "created": ("created", "new", "opened", "新建", "新增", "新开"),
            "closed": ("closed", "关闭", "已关闭")}
+_PEOPLE = compile_re(r"(?i)contributors?|authors?|贡献者")
 # a section of some of the items only: 'Top PRs', 'Key Issues', '重点 PR'
 _SOME_OF = compile_re(r"(?i)(?<![A-Za-z])(?:top|key|notable|selected|featured|highlights?|important)(?![A-Za-z])|重点|重要|精选|亮点")
 
@@ -328,7 +329,6 @@ def stat_counts(doc) -> list:
     PRs' section lists some)."""
     v = vocab()
     out = []
-    heads = None
     for b in doc.blocks:
         if b.kind not in ("bullet", "paragraph") or ":" not in b.text and "：" not in b.text:
             continue
@@ -338,11 +338,9 @@ def stat_counts(doc) -> list:
         label = m.group("label")
         kind = next((k for k in ("pr", "issue") if v["ref_nouns"][k].search(label)), None)
         state = _state_of(label) if kind else None
-        if state is None or re.search(r"(?i)contributors?|authors?|贡献者", label):
+        if state is None or _PEOPLE.search(label):
             continue        # 'Contributors with Merged PRs: 2' counts people
-        if heads is None:
-            heads = [(k, sec) for k, sec in enumerate(doc.sections)]
-        target = [(k, sec) for k, sec in heads if sec.line > b.line and v["ref_nouns"][kind].search(sec.title)
+        target = [(k, sec) for k, sec in enumerate(doc.sections) if sec.line > b.line and v["ref_nouns"][kind].search(sec.title)
                   and _state_of(sec.title) == state and not _SOME_OF.search(sec.title)]
         if len(target) != 1:
             continue

@@ -167,7 +167,8 @@ def read_document(doc) -> DocumentNames:
     if out.titles:
         _mark_titled(out)
     out.joined = _joined(doc.text, out)
-    out.code_words = _code_words(doc)
+    if out.joined:      # only a name written as two words asks whether it is a class of the code
+        out.code_words = _code_words(doc)
     return out
 
 
@@ -196,17 +197,29 @@ def _code_words(doc) -> frozenset:
                      if not w.islower())
 
 
+def case_key(t: str) -> str:
+    """What the spellings of one name written in two cases, with and without a hyphen, or as
+    one word and two share: the letters lower-cased, without spaces and hyphens ('Llama-3 8B',
+    'Llama-3-8B', 'llama-3-8b'; dots stay: 'Qwen1.5' is not 'Qwen15')."""
+    return t.lower().replace(" ", "").replace("-", "")
+
+
+def parts(t: str) -> list:
+    """A spelling cut at its separators ('Zero-Overhead' -> ['Zero', 'Overhead'])."""
+    return _SEP.split(t)
+
+
 def _joined(text: str, out: DocumentNames) -> list:
     """The names written as two words ('CuTe DSL') that the document also writes as one
     token ('CuteDSL'): one Name per such pair, its surface the two words as written."""
-    flats = {f.flat for f in out.forms.values() if not f.org}
+    keys = {case_key(s) for s, f in out.forms.items() if not f.org}
     got = []
     names = out.names
     for a, b in zip(names, names[1:]):
         if a.block is None or a.block != b.block or a.org or b.org or b.start != a.end + 1 \
                 or text[a.end] != " ":
             continue
-        if flatten(a.surface) + flatten(b.surface) in flats:
+        if case_key(a.surface) + case_key(b.surface) in keys:
             got.append(Name(f"{a.surface} {b.surface}", a.start, b.end, a.line, a.col, a.block))
     return got
 
@@ -370,13 +383,13 @@ def vocabulary() -> dict:
                 known.setdefault(str(a).lower(), spelled)
     checkpoints = {str(org).lower(): {str(n).lower() for n in names or ()}
                    for org, names in (data.get("checkpoints") or {}).items()}
-    # every spelling the vocabulary accepts, by its letters without spaces: one name may have
-    # two ('Hugging Face' and 'HuggingFace', 'Winogrande' and 'WinoGrande')
+    # every spelling the vocabulary accepts, by ``case_key``: one name may have two ('Hugging
+    # Face' and 'HuggingFace', 'Winogrande' and 'WinoGrande')
     accepted: dict = {}
     for n in data.get("names") or ():
-        accepted.setdefault(str(n).lower().replace(" ", ""), set()).add(str(n))
+        accepted.setdefault(case_key(str(n)), set()).add(str(n))
     for key, spelled in known.items():
-        accepted.setdefault(key.replace(" ", ""), set()).add(spelled)
+        accepted.setdefault(case_key(key), set()).add(spelled)
     return {"known": known, "checkpoints": checkpoints, "accepted": accepted}
 
 

@@ -31,7 +31,6 @@ Guards keep distinct things apart, and win over every kind of support:
 from __future__ import annotations
 
 import bisect
-from functools import lru_cache
 
 from claims import names as _names
 
@@ -537,54 +536,24 @@ class ArxivTitle:
 
 # ---------------------------------------------------------------- case variants
 
-_PARTS_SEP = ("-", ".", "_", " ")
-
-
-def _segments(t: str) -> list:
-    out, cur = [], ""
-    for ch in t:
-        if ch in _PARTS_SEP:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return out + [cur]
-
-
 def _title_cased(a: str, b: str) -> bool:
     """'Zero-overhead'/'Zero-Overhead', 'Llama-70B'/'llama-70B', 'KV-Block'/'KV-block': the
     spellings differ only in the first letter of a part, as a title or a sentence start
     capitalises it; that is one name written as headings and sentences write it."""
-    sa, sb = _segments(a), _segments(b)
+    sa, sb = _names.parts(a), _names.parts(b)
     return len(sa) == len(sb) and all(x[1:] == y[1:] for x, y in zip(sa, sb))
 
 
 def _shouted_words(t: str) -> bool:
     """'OPEN', 'THIRD-PARTY', 'SHARDED': English words in capitals (a label, a licence's
     emphasis), not a name."""
-    return t.isupper() and all(_names.is_english(w.lower()) for w in _segments(t) if w)
+    return t.isupper() and all(_names.is_english(w.lower()) for w in _names.parts(t) if w)
 
 
 def _shout_of_word(a: str, b: str) -> bool:
     """'SHARDED' beside 'Sharded': a capitalised word written in capitals for emphasis."""
     return (a.isupper() and b[:1].isupper() and b[1:].islower()) or \
         (b.isupper() and a[:1].isupper() and a[1:].islower())
-
-
-def _case_key(t: str) -> str:
-    """What two spellings of one name share: the letters, lower-cased, without spaces and
-    hyphens ('Llama-3 8B', 'Llama-3-8B', 'llama-3-8b'; dots stay: 'Qwen1.5' is not 'Qwen15')."""
-    return t.lower().replace(" ", "").replace("-", "")
-
-
-@lru_cache(maxsize=1)
-def _known_unspaced() -> dict:
-    """Every spelling the vocabulary accepts, by ``_case_key`` ('huggingface' -> {'Hugging
-    Face', 'HuggingFace'})."""
-    out: dict = {}
-    for key, spelled in _names.vocabulary()["accepted"].items():
-        out.setdefault(key.replace("-", ""), set()).update(spelled)
-    return out
 
 
 def _case_excluded(t: str) -> bool:
@@ -611,19 +580,19 @@ class CaseVariant:
         doc = ctx.document
         dn = _names.read(ctx.analysis)
         min_len = int(rule.params["min_len"])
-        groups: dict = {}       # spelling lower-cased without spaces -> {spelling: [Name]}
+        groups: dict = {}       # names.case_key -> {spelling: [Name]}
         for surface, written in dn.by_surface.items():
             f = dn.forms[surface]
             if f.org or f.file_like or len(surface) < min_len or _case_excluded(surface):
                 continue
             written = [n for n in written if not n.code and not n.quoted]
             if written:
-                groups.setdefault(_case_key(surface), {})[surface] = written
+                groups.setdefault(_names.case_key(surface), {})[surface] = written
         for n in dn.joined:
-            g = groups.get(_case_key(n.surface))
+            g = groups.get(_names.case_key(n.surface))
             if g is not None and not _case_excluded(n.surface):
                 g.setdefault(n.surface, []).append(n)
-        vocab = _known_unspaced()
+        vocab = _names.vocabulary()["accepted"]
         for key, forms in groups.items():
             if len(forms) < 2:
                 continue
