@@ -578,7 +578,7 @@ def _claims_from(m, ctx):
         v, d, _ = _parse_num(g("n3"))
         return [_claim(ctx.text, m.start(), m.end(), "percent", "percent", v, None, None, d, False, None, False)]
     fig = _read(m, ctx)
-    if fig is _SPLIT:
+    if fig is _SPLIT or (fig is not None and _compound_time_range(fig)):
         return _split(m, ctx)
     if fig is None:
         return []
@@ -746,6 +746,17 @@ def _read(m, ctx):
     if f.bare:
         f.unit, f.kind = "dimensionless", "number"
     return f
+
+
+# the larger part of a time written in two units, right before a range's first number: in
+# 'from 3m 4s to 50s' the range is not '4s to 50s' but 3m 4s, then 50s (claims/durations.py
+# joins the two parts)
+_TIME_HEAD_BEFORE = compile_re(r"(?<![\d.])\d{1,3}\s?(?:h|hr|m|min|小时|分钟?)\s{0,2}$")
+_TIME_UNITS = frozenset(("second", "millisecond", "minute"))
+
+
+def _compound_time_range(f) -> bool:
+    return bool(f.n2s) and f.unit in _TIME_UNITS and _TIME_HEAD_BEFORE.search(f.before) is not None
 
 
 # ---- what is not a claim: each test names the case it refuses (tests/claims/test_figures.py)

@@ -280,7 +280,7 @@ def _test_market(ctx, a, c):
 
 def _test_capacity(ctx, a, c):
     if c.kind == "bandwidth":
-        return True
+        return not ctx["rx"]["measured_rate"].search(a.clause_text())
     if c.kind != "memory":
         return False
     # a memory figure is a footprint only when the clause says it is used while serving, or a

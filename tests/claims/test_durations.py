@@ -33,3 +33,18 @@ def test_near_miss_two_times_of_one_unit_or_a_part_larger_than_the_unit():
 
 def test_near_miss_metres_are_metres_without_seconds_after_them():
     assert _times("The rack is 3m wide.") == [("3m", 3.0, "meter")]
+
+
+def test_a_range_never_starts_inside_a_compound_time():
+    # 'from 3m 4s to 50s' is 3m 4s, then 50s -- not the range '4s to 50s'
+    assert _times("The build went from 3m 4s to 50s.") == \
+        [("3m 4s", 184.0, "second"), ("50s", 50.0, "second")]
+    assert _times("The build went from 3m 04s to 50s.") == \
+        [("3m 04s", 184.0, "second"), ("50s", 50.0, "second")]
+    assert _times("构建时间从 1 小时 20 分钟到 30 分钟。") == \
+        [("1 小时 20 分钟", 80.0, "minute"), ("30 分钟", 30.0, "minute")]
+
+
+def test_near_miss_a_plain_time_range_stays_a_range():
+    assert [(c.surface, c.low, c.high) for c in extract("Each step takes 4s to 50s.", "t.md")] == \
+        [("4s to 50s", 4.0, 50.0)]
