@@ -132,6 +132,7 @@ def _words():
         "change_head": tuple(w.lower() for w in t["change_header"]),
         "change_not_derived": tuple(w.lower() for w in t["change_not_derived"]),
         "improvement_head": tuple(w.lower() for w in t["improvement_header"]),
+        "level_head": compile_re(alternation(t["level_header"]), re.IGNORECASE),
         "baseline_head": compile_re(alternation(t["baseline_header"]), re.IGNORECASE),
         "relative_to": alternation(t["relative_to"]),
         "multipliers": {w.lower(): float(v) for w, v in t["multipliers"].items()},
@@ -388,9 +389,10 @@ def change_columns(doc, by_block) -> list:
 
     paired = _words()["change_not_derived"]
     improve = _words()["improvement_head"]
+    level = _words()["level_head"]
 
     def is_change(cell):
-        return any(w in cell.text.lower() for w in heads)
+        return any(w in cell.text.lower() for w in heads) or word_in(level, cell.text) is not None
 
     def derived_here(cell):
         # 'paired change', 'median change': computed run by run, not from the columns shown
@@ -398,6 +400,7 @@ def change_columns(doc, by_block) -> list:
     for t in doc.tables:
         changes = {c.column for c in t.header if c.column >= 3 and is_change(c) and derived_here(c)}
         better = {c.column: any(w in c.text.lower() for w in improve) for c in t.header}
+        levels = {c.column: word_in(level, c.text) for c in t.header}
         plain = [c.column for c in t.header if c.column >= 1 and not is_change(c)]
         base_later = {}     # (earlier, later column) -> the later is the baseline: once per table
         for row in t.rows if changes else ():
@@ -424,6 +427,10 @@ def change_columns(doc, by_block) -> list:
                 if fz is None or fa is None or fb is None or fz.kind != "percent":
                     continue
                 sign = m.group("sign")
+                if levels[k]:
+                    if sign is None:    # '提升至 192%': the later column as a share of the earlier
+                        out.append(Derivation(form="share", stated=fz, operands=(fa, fb)))
+                    continue
                 direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
                 # an 'Improvement' of a time: -5% is 5% slower, a longer time; or, as a column of
                 # targets writes it ('| P99 | 159ms | 50ms | 提升 -68% |'), the minus is the time's

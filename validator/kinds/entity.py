@@ -116,12 +116,14 @@ def _plural(a, b) -> bool:
 def _short_segment_differs(a, b) -> bool:
     """'MiniMax-M3'/'MiniMax-H3', 'PESQ-WB'/'PESQ-NB', 'HF-cache'/'HiCache': the names differ
     only inside a short code segment (between separators or CamelCase words), which marks a
-    variant (model line, band, revision) or another acronym, not a typo."""
+    variant (model line, band, revision) or another acronym, not a typo.  A name made of such
+    codes may differ in several of them: 'JSdbMtSelect'/'SJSdbStSelect' are two scenarios
+    (JDBC or Sharding-JDBC, one table or many), each code a letter or two."""
     for pa, pb in _splits(a, b):
         if len(pa) != len(pb) or len(pa) < 2:
             continue
         diff = [(x, y) for x, y in zip(pa, pb) if x != y]
-        if len(diff) == 1 and max(len(diff[0][0]), len(diff[0][1])) <= 3:
+        if diff and all(max(len(x), len(y)) <= 3 for x, y in diff):
             return True
     return False
 
