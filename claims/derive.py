@@ -1052,7 +1052,8 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
     out += (ratios + [d for d in _tables.baseline_row_ratios(doc, by_block)
                       if d.stated is not None and d.stated.start not in stated_cells]
             + _tables.change_columns(doc, by_block) + _tables.row_totals(doc, by_block)
-            + _tables.baseline_row_shares(doc, by_block) + _tables.row_rates(doc, by_block))
+            + _tables.baseline_row_shares(doc, by_block) + _tables.row_rates(doc, by_block)
+            + _tables.quotient_columns(doc, by_block) + _tables.difference_columns(doc, by_block))
     taken = [c for d in out for c in (d.stated, *d.operands) if c is not None]
     out += _tables.table_leads(doc, claims, by_block, taken, v)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}

@@ -461,6 +461,128 @@ def change_columns(doc, by_block) -> list:
     return out
 
 
+# a header that names the quotient of two other columns: '导入性能 （DolphinDB / InfluxDB）'
+_QUOTIENT_HEAD = compile_re(r"(?P<x>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,})\s{0,2}/\s{0,2}(?P<y>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,})")
+
+
+def _cell_figures(cell, by_block) -> list:
+    """The measured figures a cell holds, counts aside ('1,500,000 条/秒, 共 20 秒': a rate and a time)."""
+    if cell is None:
+        return []
+    return [c for c in by_block.get(cell.block, ()) if c.kind != "count" and c.value]
+
+
+def _column_named(t, word: str, before: int) -> Optional[int]:
+    """The one column before ``before`` whose header is ``word`` or starts with it (case
+    aside): 'DolphinDB' of 'DolphinDB 用时 (ms)'."""
+    w = word.lower()
+    got = [c.column for c in t.header if 0 <= c.column < before
+           and (_MARKUP.sub("", c.text).strip().lower() == w or _name_word(_MARKUP.sub("", c.text)) == w)]
+    return got[0] if len(got) == 1 else None
+
+
+# what a cell of figures may hold besides them: '1,070,000 条/秒    28 秒', '2,900,000 条/秒, 共 38 分钟'
+_BETWEEN_FIGURES = compile_re(r"[\s,，、;；/()（）*`~约共计]*")
+
+
+def _figures_only(doc, cell, figures) -> bool:
+    """A cell that holds figures and nothing else: a measurement, not a row's label ('4.2 GB
+    设备传感器记录小数据集' names a dataset by its size)."""
+    if cell is None or not figures:
+        return False
+    k = cell.start
+    for f in sorted(figures, key=lambda f: f.start):
+        if f.start < k or not _BETWEEN_FIGURES.fullmatch(doc.text, k, f.start):
+            return False
+        k = f.end
+    return bool(_BETWEEN_FIGURES.fullmatch(doc.text, k, cell.end))
+
+
+def _pairs_of_one_dimension(xs, ys) -> list:
+    """(x, y) of the figures of two cells measured in one base unit: a rate with a rate, a
+    time with a time ('20 秒' and '25 分钟 10 秒')."""
+    return [(x, y) for x in xs for y in ys
+            if (x.base_unit or x.unit) == (y.base_unit or y.unit) and x.kind not in ("percent", "ratio")]
+
+
+def _bare_number(cell) -> bool:
+    m = _CELL_NUM.fullmatch(cell.text)
+    return bool(m) and not m.group("u")
+
+
+def quotient_columns(doc, by_block) -> list:
+    """Rows of tables with a column of multiples whose header names the two columns it divides
+    ('| DolphinDB | InfluxDB | 导入性能 （DolphinDB / InfluxDB） |' over '| 1,500,000 条/秒, 共 20 秒
+    | 20,000 条/秒, 25 分钟 10 秒 | 75 倍 |'): the multiple is the larger over the smaller of the two
+    cells' figures of one dimension; when the cells hold several (a rate and a time), any one
+    pair that recomputes will do."""
+    out = []
+    ratio_heads = _words()["ratio_head"]
+    for t in doc.tables:
+        for h in t.header:
+            if h.column < 2 or any(w in h.text.lower() for w in ratio_heads):
+                continue        # a speedup column is ratio_columns'
+            m = _QUOTIENT_HEAD.search(h.text)
+            if m is None:
+                continue
+            ja, jb = _column_named(t, m.group("x"), h.column), _column_named(t, m.group("y"), h.column)
+            if ja is None or jb is None or ja == jb:
+                continue
+            for row in t.rows:
+                cells = {c.column: c for c in row.cells}
+                z = cells.get(h.column)
+                if z is None or not (_CELL_RATIO.fullmatch(z.text) or _bare_number(z)):
+                    continue
+                fz = cell_figure(doc, z, by_block, "ratio")
+                xs, ys = (_cell_figures(cells.get(j), by_block) for j in (ja, jb))
+                if (ja == 0 and not _figures_only(doc, cells.get(ja), xs)) or not xs or not ys:
+                    continue
+                if len(xs) == len(ys) == 1 and xs[0].kind == "number":
+                    pairs = [(xs[0], ys[0])]    # '| 2 | 6,680 | 3,340 |' under 'DolphinDB 用时 (ms)'
+                else:
+                    pairs = _pairs_of_one_dimension(xs, ys)
+                if fz is None or fz.kind != "ratio" or not pairs:
+                    continue
+                ds = [Derivation(form="ratio_column", stated=fz, operands=p) for p in pairs]
+                out.append(replace(ds[0], alternatives=tuple(ds[1:])))
+    return out
+
+
+def difference_columns(doc, by_block) -> list:
+    """Rows of tables with a change column (Δ, 差值, difference) written in the unit of the
+    measurements before it ('| 20 秒 | 25 分钟 10 秒 | … | Δ 20 分钟 |', '| 1.2 GB | 1.2 GB | 6.2 GB |'):
+    the stated figure is the difference of the two, whichever is larger.  The two are the
+    only earlier columns of the row that hold one figure of that dimension."""
+    out = []
+    w = _words()
+    heads, level, paired = w["change_head"], w["level_head"], w["change_not_derived"]
+    for t in doc.tables:
+        ks = [c.column for c in t.header if c.column >= 3 and any(x in c.text.lower() for x in heads)
+              and not word_in(level, c.text) and not any(x in c.text.lower() for x in paired)]
+        for row in t.rows if ks else ():
+            cells = {c.column: c for c in row.cells}
+            for k in ks:
+                zs = _cell_figures(cells.get(k), by_block)
+                if len(zs) != 1 or zs[0].kind in ("percent", "ratio", "percentage_point"):
+                    continue
+                z = zs[0]
+                dim = z.base_unit or z.unit
+                ops = []
+                for j in range(0, k):
+                    figs = _cell_figures(cells.get(j), by_block)
+                    if j == 0 and not _figures_only(doc, cells.get(j), figs):
+                        continue    # the row's label, even when it names a size ('4.2 GB 数据集')
+                    same = [f for f in figs if (f.base_unit or f.unit) == dim]
+                    if len(same) > 1:
+                        ops = None
+                        break
+                    ops += same
+                if ops is None or len(ops) != 2:
+                    continue
+                out.append(Derivation(form="difference", stated=z, operands=tuple(ops)))
+    return out
+
+
 _WORD_RUN = compile_re(r"[A-Za-zμ]+(?:/[A-Za-z]+)*")
 
 

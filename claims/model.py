@@ -311,6 +311,7 @@ class Derivation:
     derivations hold."""
     form: str                  # see claims/derive.py: 'gap' | 'change' | 'lead' | 'share' | 'sum' | 'ratio_column'
                                # | 'row_total' | 'table_lead' | 'range_summary' | 'restated' | 'quotient' | 'converted' | 'product'
+                               # | 'difference' (a table's Δ column in the unit of its two measurements)
     stated: Optional[Claim]
     operands: tuple = ()
     direction: int = 0         # +1 a rise / X ahead, -1 a fall / X behind, 0 not stated

@@ -444,6 +444,20 @@ def check_quotient(a, b, c, approx_rel: float = 0.1) -> Optional[Verdict]:
     return Verdict(ok=overlaps(sc, q), readings=[Reading("quotient", *q)], stated=sc)
 
 
+def check_difference(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A table's Δ column in the unit of its two measurements: the larger minus the smaller
+    (the sign a cell may carry only says which is larger)."""
+    ia, ib, sz = admitted(a, approx_rel), admitted(b, approx_rel), derived(z, approx_rel)
+    if ia is None or ib is None or sz is None:
+        return None
+    f = _base_factor(z)
+    sz = (min(sz[0] * f, sz[1] * f), max(sz[0] * f, sz[1] * f))
+    if sz[1] < 0:
+        sz = magnitude(sz)
+    diff = magnitude((ia[0] - ib[1], ia[1] - ib[0]))
+    return Verdict(ok=overlaps(sz, diff), readings=[Reading("difference", *diff)], stated=sz)
+
+
 def check_share(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     """'from A → B, i.e. z of the baseline': B is z of A (interval arithmetic over ranges:
     100 → 60–70 is 60–70% of it, not 50–55%)."""
@@ -564,5 +578,16 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
             return _any_reading(d, approx_rel)
         return check_lead(a, b, z, d.direction, approx_rel, d.inverse)
     if d.form == "ratio_column":
+        if d.alternatives:
+            # '| 1,500,000 条/秒, 共 20 秒 | 20,000 条/秒, 25 分钟 10 秒 | 75 倍 |': the rates' or the times' multiple
+            vs = []
+            for r in (d, *d.alternatives):
+                v = check_ratio_column(*r.operands, z, approx_rel)
+                if v is not None:
+                    v.derivation = r
+                    vs.append(v)
+            return next((v for v in vs if v.ok), min(vs, key=lambda v: v.off_by) if vs else None)
         return check_ratio_column(a, b, z, approx_rel)
+    if d.form == "difference":
+        return check_difference(a, b, z, approx_rel)
     return None

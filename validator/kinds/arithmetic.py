@@ -25,12 +25,12 @@ _READING = {
            "product": "as written", "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "smaller_over_larger": "smaller / larger", "quotient": "{a} / {b}",
            "share": "{b} as a share of {a}", "same": "{a} in the other unit", "scaled": "{a} scaled as the verb says",
            "span": "the smallest to the largest value", "speed_gain": "as the speed's gain, {a} / {b} − 1",
-           "time_saved": "as the time saved, 1 − {b} / {a}"},
+           "time_saved": "as the time saved, 1 − {b} / {a}", "difference": "the larger of {a} and {b} minus the other"},
     "zh": {"rel_to_first": "以 {a} 为基准", "rel_to_second": "以 {b} 为基准", "ratio": "按倍数",
            "ratio_minus_one": "按倍数减一", "change": "从 {a} 到 {b}", "sum": "各部分之和",
            "product": "按所写算式", "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "smaller_over_larger": "较小值 / 较大值", "quotient": "{a} ÷ {b}",
            "share": "{b} 占 {a} 的比例", "same": "{a} 换算成另一单位", "scaled": "{a} 按动词缩放后",
-           "span": "从最小值到最大值", "speed_gain": "按速度提升，{a} / {b} − 1", "time_saved": "按节省的时间，1 − {b} / {a}"},
+           "span": "从最小值到最大值", "speed_gain": "按速度提升，{a} / {b} − 1", "time_saved": "按节省的时间，1 − {b} / {a}", "difference": "{a} 与 {b} 之差"},
 }
 
 
@@ -67,6 +67,11 @@ def _describe(d, v, lang: str) -> str:
             # the figures as written ('10,000 rows / 0.01s' is 1,000,000, not the middle of
             # what 0.005–0.015 s admits)
             text = _fmt(ops[0].base_value / ops[1].base_value, z.kind, z)
+        elif d.form == "difference" and len(ops) == 2 and ops[0].base_value is not None \
+                and ops[1].base_value is not None:
+            # the figures as written: 1.2 GB and 1.2 GB differ by nothing, not by the middle
+            # of what their rounding admits
+            text = _fmt(abs(ops[0].base_value - ops[1].base_value), z.kind, z)
         elif d.form in ("sum", "row_total", "quotient", "converted", "product"):
             text = _fmt(r.point(), z.kind, z)
         else:
@@ -158,8 +163,12 @@ class Derived:
             sums = d.form in ("sum", "row_total")
             note = "part" if sums else "operand"
             named = [_named(o, doc, lang) if d.form == "table_lead" else o.surface.strip() for o in ops]
+            if d.form == "difference" and len(ops) == 2 and (ops[1].base_value or 0) > (ops[0].base_value or 0):
+                named_in_order = named[::-1]    # the larger first: '25 分钟 10 秒 − 20 秒'
+            else:
+                named_in_order = named
             joined = (_expression(named, d.terms) if d.form == "product"
-                      else (" + " if sums else " / ").join(named))
+                      else (" + " if sums else " − " if d.form == "difference" else " / ").join(named_in_order))
             yield {
                 "path": doc.path, "line": z.line, "col": z.col, "end_line": z.line,
                 "end_col": z.col + len(z.surface), "surface": z.surface,
