@@ -49,6 +49,7 @@ from typing import Optional
 from . import derive_tables as _tables
 from ._data import load
 from .derive_vocab import Vocabulary, vocabulary, word_in as _word_in
+from .derive_periods import per_period_averages
 from .derive_tables import MEASURED_KINDS, bare_figure, claims_by_block, figure_at
 from .derive_products import find_expressions
 from .entities import find_entities
@@ -1066,6 +1067,8 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
     out += _multiples(doc, claims, taken)
     taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
     out += _item_deltas(doc, claims, taken)
+    taken = {id(c) for d in out for c in (d.stated, *d.operands) if c is not None}
+    out += per_period_averages(doc, claims, taken)
 
     index = {id(c): i for i, c in enumerate(claims)}
     for k, d in enumerate(out):
