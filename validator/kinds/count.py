@@ -38,6 +38,19 @@ _COUNTED = {
            "named": "列出的名称", "numbered range": "区间内的编号", "closed": "标为已关闭的条目"},
 }
 
+# English says '1 issue', '1 entry': the counted word when exactly one item is there
+_COUNTED_ONE = {"entries": "entry", "subsections": "sub-section", "table rows": "table row",
+                "table columns": "table column", "bullets": "bullet", "list items": "list item",
+                "arXiv ids": "distinct arXiv id", "issues": "issue", "PRs": "PR", "releases": "release",
+                "listed": "listed item", "named": "named item", "numbered range": "number in the range",
+                "closed": "item marked closed"}
+
+
+def _counted_text(lang: str, counted: str, actual: int) -> str:
+    if lang == "en" and actual == 1 and counted in _COUNTED_ONE:
+        return _COUNTED_ONE[counted]
+    return _COUNTED[lang].get(counted, counted)
+
 
 def declared_interval(value: int, approx: bool, bound, rel: float, abs_: int) -> tuple:
     """The numbers of items a written count admits: exactly ``value``; ``~N`` within the margin;
@@ -124,7 +137,7 @@ def _fact(doc, lang, what, line, col, surface, declared, actual, differs, counte
         "path": doc.path, "line": line, "col": col, "end_line": line, "end_col": col + len(surface),
         "surface": surface, "key": key, "what": what, "declared": int(declared), "actual": int(actual),
         "differs": bool(differs), "counted": counted,
-        "_side": {"evidence": ev, "vars": {"counted_text": _COUNTED[lang].get(counted, counted),
+        "_side": {"evidence": ev, "vars": {"counted_text": _counted_text(lang, counted, int(actual)),
                                            "where": where or "-", "actual_text": actual_text,
                                            "of": (_OF_LINE if what == "summary" else _OF)[lang](of),
                                            "scope_text": _SCOPE[lang](scope)}},
