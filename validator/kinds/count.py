@@ -95,7 +95,7 @@ class Declared:
     DEFAULTS = {"approx_rel": 0.25, "approx_abs": 2}
     FIELDS = {"what": str, "declared": int, "actual": int, "differs": bool, "counted": str}
     WHEN = {"field": "differs", "eq": True}
-    VARS = {"counted_text", "where", "actual_text", "of", "scope_text"}
+    VARS = {"counted_text", "where", "lines", "actual_text", "of", "scope_text"}
 
     @staticmethod
     def facts(rule, ctx):
@@ -138,7 +138,8 @@ def _fact(doc, lang, what, line, col, surface, declared, actual, differs, counte
         "surface": surface, "key": key, "what": what, "declared": int(declared), "actual": int(actual),
         "differs": bool(differs), "counted": counted,
         "_side": {"evidence": ev, "vars": {"counted_text": _counted_text(lang, counted, int(actual)),
-                                           "where": where or "-", "actual_text": actual_text,
+                                           "where": where or "-", "lines": "line" if len(lines) == 1 else "lines",
+                                           "actual_text": actual_text,
                                            "of": (_OF_LINE if what == "summary" else _OF)[lang](of),
                                            "scope_text": _SCOPE[lang](scope)}},
     }
