@@ -12,8 +12,9 @@ What a figure admits (statcheck / GRIM):
   unit of its last written digit each side, scaled as the figure is (``29%`` -> 28.5..29.5%,
   ``1.2 万`` -> 11,500..12,500, ``2.4×`` -> 2.35..2.45);
 - **ranges**: the whole span, each end widened the same way (``1.3–1.6×`` -> 1.25..1.65);
-- **approximations** (``约``, ``~``, ``about``): the rounding interval widened on each side by
-  ``approx_rel`` (a rule param) of the figure's magnitude;
+- **approximations** (``约``, ``~``, ``about``): the wider of the rounding interval and
+  ``approx_rel`` (a rule param) of the figure's magnitude each side (``about 3x`` -> 2.5..3.5,
+  ``~30%`` -> 27..33%): the writer rounded, so the two are one allowance, not two;
 - **bounds**: ``>60%`` / ``超过`` / ``at least`` is open above; ``<1 s`` / ``up to`` runs down to
   zero (to minus infinity for a negative figure);
 - **counted items** (``3 条``, ``8 GPUs``), written as whole numbers without approximation,
@@ -27,8 +28,9 @@ more reading, ``derived``: authors truncate what they compute (``35%`` for 35.8%
 the figure itself (``over double`` is more than 2.00, not more than 1.5).
 
 A derivation holds when ANY admitted operand values give ANY admitted stated value under
-ANY accepted reading (a gap relative to either figure, ``倍`` as a ratio or as ratio − 1, a
-change between two percentages in points).  So a finding means no charitable reading
+ANY accepted reading (a gap relative to either figure, ``倍`` as a ratio or as ratio − 1 (a
+multiple written with the times sign, ``3x``, only as the ratio), a change between two
+percentages in points).  So a finding means no charitable reading
 recomputes.
 """
 from __future__ import annotations
@@ -87,6 +89,14 @@ def _base_factor(claim) -> float:
     return 1.0
 
 
+def times_sign(claim) -> bool:
+    """'3x', '2.5×': a multiple written with the times sign. It states the ratio itself:
+    '3x faster' is read as 3× as fast, never as 3 + 1 (the one-more reading stays for
+    '3 倍' and 'three times', which writers do use both ways)."""
+    s = (claim.surface or "").rstrip()
+    return bool(s) and s[-1] in "x×X" and len(s) > 1 and (s[-2].isdigit() or s[-2] == " ")
+
+
 def is_counted(claim) -> bool:
     """'3 条', '8 GPUs': a whole number of counted things, written without approximation."""
     return (claim.kind == "count" and not claim.approx and not claim.decimals
@@ -106,10 +116,13 @@ def admitted(claim, approx_rel: float = 0.1, use_base: bool = True, bounds: bool
     else:
         return None
     half = 0.0 if is_counted(claim) else 0.5 * 10 ** -(claim.decimals or 0) * _scale(claim)
-    a, b = a - half, b + half
     if claim.approx:
-        m = max(abs(a), abs(b)) * approx_rel
+        # 'about 3x' is the writer's rounding: it admits what rounds to 3 or what lies within
+        # approx_rel of 3, whichever is wider, not both added (2.2..3.8 let 3.68x pass)
+        m = max(half, max(abs(a), abs(b)) * approx_rel)
         a, b = a - m, b + m
+    else:
+        a, b = a - half, b + half
     if not bounds:
         pass
     elif claim.bound in ("gt", "ge"):
@@ -237,11 +250,13 @@ def _fits(sz: tuple, readings: list) -> bool:
     return any(overlaps(sz, (r.low, r.high)) for r in readings)
 
 
-def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = False) -> list:
+def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = False,
+                 sign: bool = False) -> list:
     """Readings of an undirected gap between two positive intervals a and b.
 
     A percent gap may be relative to either figure (|a-b|/b or |a-b|/a); a ratio gap is the
-    larger over the smaller.  Between two percentages a gap may also be in points."""
+    larger over the smaller, or one less ('快 2 倍'), unless written with the times sign
+    (``sign``, see ``times_sign``).  Between two percentages a gap may also be in points."""
     r = _div(a, b)
     if r is None:
         return []
@@ -256,7 +271,9 @@ def gap_readings(a: tuple, b: tuple, stated_kind: str, percent_operands: bool = 
     else:
         big = (max(r[0], _recip(r[1])) if r[0] >= 1 or r[1] <= 1 else 1.0,
                max(r[1], _recip(r[0])))
-        out += [Reading("ratio", *big), Reading("ratio_minus_one", big[0] - 1, big[1] - 1)]
+        out.append(Reading("ratio", *big))
+        if not sign:
+            out.append(Reading("ratio_minus_one", big[0] - 1, big[1] - 1))
     return out
 
 
@@ -281,7 +298,7 @@ def check_gap(a, b, z, approx_rel: float = 0.1) -> Optional[Verdict]:
     pct_ops = a.kind in _PERCENT_KINDS and b.kind == a.kind
     if pct_ops:
         ia, ib = fraction_interval(a, approx_rel), fraction_interval(b, approx_rel)
-    readings = gap_readings(ia, ib, z.kind, pct_ops)
+    readings = gap_readings(ia, ib, z.kind, pct_ops, times_sign(z))
     if z.kind in _PERCENT_KINDS and z.metric in ("reduction", "increase") and len(readings) >= 2:
         # 'A vs B, a 40% reduction' is relative to the larger figure, '30% more' to the smaller
         larger_first = ia[0] >= ib[1]
@@ -325,7 +342,7 @@ def check_change(a, b, z, direction: int, approx_rel: float = 0.1, inverse: bool
         sz = magnitude(sz)      # the size; the sign ('-38%', '下降') is the direction, judged above
         readings = [Reading("change", *magnitude(change))] + _pp_reading(a, b, approx_rel)
     else:
-        readings = gap_readings(ia, ib, z.kind)
+        readings = gap_readings(ia, ib, z.kind, sign=times_sign(z))
     return Verdict(ok=_fits(sz, readings) and not flipped, readings=readings, flipped=flipped, stated=sz)
 
 
@@ -353,7 +370,9 @@ def check_lead(x, y, z, direction: int, approx_rel: float = 0.1, inverse: bool =
         readings += _pp_reading(x, y, approx_rel)
     else:
         rr = r if direction >= 0 else (_recip(r[1]), _recip(r[0]))
-        readings = [Reading("ratio", *rr), Reading("ratio_minus_one", rr[0] - 1, rr[1] - 1)]
+        readings = [Reading("ratio", *rr)]
+        if not times_sign(z):
+            readings.append(Reading("ratio_minus_one", rr[0] - 1, rr[1] - 1))
         if direction == 0 and rr[1] < 1:
             # a gap named with no direction ('Prefill gap: 10.2x'): the larger over the smaller
             readings.append(Reading("ratio", _recip(rr[1]), _recip(rr[0])))
