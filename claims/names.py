@@ -49,6 +49,7 @@ _TOKEN = compile_re(r"[A-Za-z](?<![A-Za-z0-9_/\\.@#-][A-Za-z])(?:(?<=[A-Z])|(?=[
 _ID = compile_re(r"(?<![\w/\\.@#-])([A-Za-z][A-Za-z_-]{1,38}[A-Za-z])/([A-Za-z][A-Za-z0-9]*(?:[-._][A-Za-z0-9]+)*)"
                  r"(?![\w/\\@-]|\.[A-Za-z0-9])")
 _DIGIT = compile_re(r"\d")
+_SIZE_CASE = compile_re(r"\d[a-z]")
 _SEP = compile_re(r"[-._ ]")
 # inside a part, where CamelCase starts a new word: 'HiCache' -> 'Hi', 'Cache'; 'vLLM' -> 'v', 'LLM'
 _CAMEL = compile_re(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -390,6 +391,12 @@ def vocabulary() -> dict:
         accepted.setdefault(case_key(str(n)), set()).add(str(n))
     for key, spelled in known.items():
         accepted.setdefault(case_key(key), set()).add(spelled)
+    # a published checkpoint's name is its spelling ('DeepSeek-V3', 'Qwen1.5-72B'), except the
+    # case of a size ('Llama-2-7b' is the repository's; prose writes 7B)
+    for names in (data.get("checkpoints") or {}).values():
+        for n in names or ():
+            if not _SIZE_CASE.search(str(n)):
+                accepted.setdefault(case_key(str(n)), set()).add(str(n))
     return {"known": known, "checkpoints": checkpoints, "accepted": accepted}
 
 

@@ -616,6 +616,18 @@ class CaseVariant:
                         continue
                     yield _case_fact(rule, ctx, doc, odd, forms[odd], other, forms[other], False, spelled)
                 continue
+            if not known:
+                # 'DeepseekR1' beside 'DeepSeekR1': neither is in the vocabulary as a whole, but
+                # one starts with the vocabulary's 'DeepSeek' as written and the other does not
+                heads = {t: _vocab_head(t) for t in forms}
+                exact = [t for t, h in heads.items() if h and h[1]]
+                if exact and any(h and not h[1] for h in heads.values()):
+                    head = max(exact, key=lambda t: (len(forms[t]), -forms[t][0].start))
+                    for odd in sorted(forms, key=lambda t: forms[t][0].start):
+                        if heads[odd] and not heads[odd][1]:
+                            yield _case_fact(rule, ctx, doc, odd, forms[odd], head, forms[head], True,
+                                             heads[head][0], "vocabulary_part")
+                    forms = {t: forms[t] for t in exact}
             # the vocabulary's spelling, else the one written most often (the first on a tie)
             best = known[0] if known else max(forms, key=lambda t: (len(forms[t]), -forms[t][0].start))
             for odd in sorted(forms, key=lambda t: forms[t][0].start):
@@ -626,10 +638,24 @@ class CaseVariant:
                 yield _case_fact(rule, ctx, doc, odd, forms[odd], best, forms[best], bool(known))
 
 
-def _case_fact(rule, ctx, doc, odd, odd_names, best, best_names, known, spelled=""):
+def _vocab_head(t: str):
+    """(the vocabulary's spelling, whether ``t`` writes it so) of the longest well-known name
+    ``t`` begins with, ended where a new part starts ('DeepseekR1' -> ('DeepSeek', False));
+    None when it begins with none."""
+    known = _names.vocabulary()["known"]
+    for k in range(len(t) - 1, 3, -1):
+        if t[k].islower():
+            continue            # inside a word: 'Deeps' is no head of 'DeepseekR1'
+        spelled = known.get(t[:k].lower())
+        if spelled is not None and spelled.lower() == t[:k].lower():
+            return spelled, t[:k] == spelled
+    return None
+
+
+def _case_fact(rule, ctx, doc, odd, odd_names, best, best_names, known, spelled="", basis=""):
     at = odd_names[0]
-    basis = "vocabulary" if known else "neither" if spelled else \
-        ("majority" if len(best_names) > len(odd_names) else "tie")
+    basis = basis or ("vocabulary" if known else "neither" if spelled else
+                      ("majority" if len(best_names) > len(odd_names) else "tie"))
     values = {"name": odd, "other": best, "count": len(odd_names), "other_count": len(best_names),
               "other_line": _lines(best_names), "known": spelled}
     values["support"] = _phrase(rule, ctx, basis, values)
