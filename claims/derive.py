@@ -108,6 +108,11 @@ def _family_of() -> dict:
     return {m: name for name, ms in fams.items() for m in ms}
 
 
+@lru_cache(maxsize=1)
+def _load_units() -> frozenset:
+    return frozenset(load("derivations.yaml").get("load_units") or ())
+
+
 def _other_measurement(z, a) -> bool:
     """The stated figure ``z`` measures another quantity than operand ``a`` ('命中率 40%→80%、
     TTFT 降 56%': a hit rate, then a TTFT): not a change between them."""
@@ -116,6 +121,10 @@ def _other_measurement(z, a) -> bool:
         # '10→50 users: +298.4% throughput gain', 'P99 latency increases 60% from 10→100
         # users': when the words name a quantity, users, requests, GPUs are the load or scale
         # it was measured at, never the quantity whose change is stated
+        return True
+    if a.kind == "count" and a.unit in _load_units() and z.metric:
+        # 'variance increases 2.3x under load (10→100 users)': a rise measured over a sweep
+        # of the load, whatever it is a rise of
         return True
     if not z.metric or not a.metric or z.metric == a.metric:
         return False
@@ -490,6 +499,17 @@ class _Prose:
                         and not _BREAK.search(lead) and not _NEW_SUBJECT.search(lead)
                         and not _other_measurement(z, a) and not _other_measurement(z, b)):
                     return (bi, b), (ai, a)
+            # 'rises 5x, from 100 to 300 tok/s': A written without its unit, no claim of its own
+            if p + 1 < len(order):
+                bi = order[p + 1]
+                b = claims[bi]
+                lo = max(z.end, b.start - 24)
+                m = v.bare_before_to.search(text[lo:b.start])
+                lead = text[z.end:lo + m.start()] if m else ""
+                if (m and b.kind in OPERAND_KINDS and b.kind not in _RELATIVE and b.value is not None
+                        and len(lead) <= 70 and not _BREAK.search(lead) and not _NEW_SUBJECT.search(lead)
+                        and not _other_measurement(z, b)):
+                    return (-1, bare_figure(self.doc, m.group(1), lo + m.start(1), like=b)), (bi, b)
             return None
         bi = order[bi_pos]
         b = claims[bi]
