@@ -461,6 +461,60 @@ def change_columns(doc, by_block) -> list:
     return out
 
 
+def change_rows(doc, by_block) -> list:
+    """Tables laid out the other way round: the systems are rows, and a row labelled a change
+    or a ratio ('| 同比 | +20.65% | … |', '| Speedup | 1.21x | … |') compares the two rows
+    right above it (the only two of the table, or since the last such row), column by column ('| xinference-vllm | 34.28 |' then '| grps-trtllm |
+    41.36 |': +20.65%). A percent is the change from either row to the other, its sign the
+    direction; a ratio the larger over the smaller."""
+    out = []
+    w = _words()
+    heads = w["change_head"] + w["ratio_head"] + w["improvement_head"]
+    paired, level = w["change_not_derived"], w["level_head"]
+
+    def label(row):
+        c = next((c for c in row.cells if c.column == 0), None)
+        return _MARKUP.sub("", c.text).strip().lower() if c is not None else ""
+
+    def is_change(row):
+        lab = label(row)
+        return bool(lab) and any(h in lab for h in heads) and not any(h in lab for h in paired) \
+            and word_in(level, lab) is None
+    for t in doc.tables:
+        for i in range(2, len(t.rows)):
+            rz, ra, rb = t.rows[i], t.rows[i - 2], t.rows[i - 1]
+            if not is_change(rz) or is_change(ra) or is_change(rb):
+                continue
+            if i >= 3 and not is_change(t.rows[i - 3]):
+                # more rows above ('| Throughput Increase* |' under five systems): it compares
+                # with a best baseline or a footnote's choice, not the row above
+                continue
+            ca, cb = {c.column: c for c in ra.cells}, {c.column: c for c in rb.cells}
+            for z in rz.cells:
+                a, b = ca.get(z.column), cb.get(z.column)
+                if z.column == 0 or a is None or b is None:
+                    continue
+                if _CELL_RATIO.fullmatch(z.text):
+                    d = _cell_ratio(doc, by_block, z, a, b)
+                    if d is not None:
+                        out.append(d)
+                    continue
+                m = _CELL_CHANGE.fullmatch(z.text)
+                ua, ub = _written_unit(a), _written_unit(b)
+                if m is None or ua is None or ua != ub or ua == "%":
+                    continue
+                fz, fa, fb = (cell_figure(doc, z, by_block, "percent"), cell_figure(doc, a, by_block),
+                              cell_figure(doc, b, by_block))
+                if fz is None or fa is None or fb is None or fz.kind != "percent" or not fa.value or not fb.value:
+                    continue
+                sign = m.group("sign")
+                direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+                out.append(Derivation(form="change", stated=fz, operands=(fa, fb), direction=direction,
+                                      alternatives=(Derivation(form="change", stated=fz, operands=(fb, fa),
+                                                               direction=direction),)))
+    return out
+
+
 # a header that names the quotient of two other columns: '导入性能 （DolphinDB / InfluxDB）'
 _QUOTIENT_HEAD = compile_re(r"(?P<x>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,})\s{0,2}/\s{0,2}(?P<y>[A-Za-z][\w.+-]*|[\u4e00-\u9fff]{2,})")
 

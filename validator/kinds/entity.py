@@ -624,7 +624,7 @@ class CaseVariant:
                 if exact and any(h and not h[1] for h in heads.values()):
                     head = max(exact, key=lambda t: (len(forms[t]), -forms[t][0].start))
                     for odd in sorted(forms, key=lambda t: forms[t][0].start):
-                        if heads[odd] and not heads[odd][1]:
+                        if heads[odd] and not heads[odd][1] and not _title_cased(odd, head):
                             yield _case_fact(rule, ctx, doc, odd, forms[odd], head, forms[head], True,
                                              heads[head][0], "vocabulary_part")
                     forms = {t: forms[t] for t in exact}
