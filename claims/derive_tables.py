@@ -1197,7 +1197,10 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                         # ('A first attempt … cost 13–35%' reports another variant, not the table)
                         said = text[max(s.start, z.start - 8):z.start]
                         # ('提升 1.06x 到 1.20x' is a multiple of the baseline, as the ratio cells are)
-                        change = z.kind != "ratio" and bool(v.decrease.search(said) or v.increase.search(said))
+                        # ('LMDeploy outperforms SGLang by 21-37%': a lead is a change too)
+                        clause = text[max(s.start, z.start - 40):z.start]
+                        change = z.kind != "ratio" and bool(v.decrease.search(said) or v.increase.search(said)
+                                                            or v.performance.search(clause))
                         d = _range_of(grid, axis, ments, z, change)
                     if d is None:
                         continue
