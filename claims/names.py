@@ -125,6 +125,9 @@ class DocumentNames:
     # the identifiers with a capital letter written in code ('DisposableTensor'): names that
     # are code, whatever the prose calls them
     code_words: frozenset = frozenset()
+    # a capitalised name written in lower case in the prose ('across julia sessions' beside
+    # 'Julia'): Names, in text order (only names of letters that are no English word)
+    lowered: list = field(default_factory=list)
 
 
 def read(analysis) -> DocumentNames:
@@ -168,6 +171,7 @@ def read_document(doc) -> DocumentNames:
     if out.titles:
         _mark_titled(out)
     out.joined = _joined(doc.text, out)
+    out.lowered = _lowered(doc, out)
     if out.joined:      # only a name written as two words asks whether it is a class of the code
         out.code_words = _code_words(doc)
     return out
@@ -222,6 +226,54 @@ def _joined(text: str, out: DocumentNames) -> list:
             continue
         if case_key(a.surface) + case_key(b.surface) in keys:
             got.append(Name(f"{a.surface} {b.surface}", a.start, b.end, a.line, a.col, a.block))
+    return got
+
+
+# a capitalised name of letters only ('Julia', 'Tokio', 'Netpoll'; not 'JSON', not 'vLLM')
+_CAPITALISED = compile_re(r"[A-Z][a-z]{3,}(?:[A-Z][a-z]+)*")
+
+
+@lru_cache(maxsize=256)
+def _lower_pattern(words: tuple):
+    alts = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    # as a name token is bounded; a word inside a path, an identifier or a hyphenated compound is not one
+    return re.compile(r"(?<![A-Za-z0-9_/\\.@#-])(?:%s)(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])" % alts)
+
+
+_LOWER_NOT_NAME = compile_re(r":\s|\s{0,2}v?\d|\s(?:library|package|crate|module|wheel|gem|extension|binary|cli|command)\b")
+_LOWER_PACKAGE = compile_re(r"\binstall(?:ing|ed)?\s+$")
+_IMAGE_ALT = compile_re(r"!\[([^\]\n]*)\]")
+
+
+def _lowered(doc, out: DocumentNames) -> list:
+    """The names of ``out`` written all in lower case in the prose: a capitalised name of
+    letters only that is no English word (an English word's lower case is the word)."""
+    words = tuple(sorted({s.lower() for s, f in out.forms.items()
+                          if not f.org and _CAPITALISED.fullmatch(s) and not is_english(s.lower())}))
+    if not words:
+        return []
+    terms = vocabulary()["terms"]
+    words = tuple(w for w in words if w not in terms)
+    if not words:
+        return []
+    rx = _lower_pattern(words)
+    text, got = doc.text, []
+    titles = _quoted_titles(text)
+    alts = [m.span(1) for m in _IMAGE_ALT.finditer(text)] if "![" in text else []
+    for bi, b in enumerate(doc.blocks):
+        if b.kind not in ("paragraph", "bullet") or b.quoted:
+            continue        # a table's labels and headings are labels; a block quote is another writer's spelling
+        for s, e in _unmasked(b):
+            for m in rx.finditer(text, s, e):
+                if _inside(titles, m.start()) or _LOWER_NOT_NAME.match(text, m.end()) \
+                        or text.startswith("](", m.end()) or _LOWER_PACKAGE.search(text, max(s, m.start() - 9), m.start()) \
+                        or _inside(alts, m.start()):
+                    # a commit subject's component ('vulkan: support …'), a package pin
+                    # ('triton 3.6→3.7.1') or the package itself ('the modelscope library',
+                    # 'install flashinfer'), a link's text as its address writes it, an image's alt text
+                    continue
+                line, col = doc.line_col(m.start())
+                got.append(Name(m.group(), m.start(), m.end(), line, col, bi))
     return got
 
 
@@ -397,7 +449,9 @@ def vocabulary() -> dict:
         for n in names or ():
             if not _SIZE_CASE.search(str(n)):
                 accepted.setdefault(case_key(str(n)), set()).add(str(n))
-    return {"known": known, "checkpoints": checkpoints, "accepted": accepted}
+    # technical terms a writer capitalises as a term ('Prefill 阶段', 'Omni 模型'), not names
+    terms = frozenset(str(t).lower() for t in data.get("terms") or ())
+    return {"known": known, "checkpoints": checkpoints, "accepted": accepted, "terms": terms}
 
 
 ENGLISH = "english_words.txt"
