@@ -229,8 +229,9 @@ def _joined(text: str, out: DocumentNames) -> list:
     return got
 
 
-# a capitalised name of letters only ('Julia', 'Tokio', 'Netpoll'; not 'JSON', not 'vLLM')
-_CAPITALISED = compile_re(r"[A-Z][a-z]{3,}(?:[A-Z][a-z]+)*")
+# a capitalised name of letters only ('Julia', 'Tokio', 'Netpoll'; not 'JSON', not 'vLLM'; not
+# 'FlashInfer' either: a CamelCase product's lower case is its package, 'flashinfer kernels')
+_CAPITALISED = compile_re(r"[A-Z][a-z]{3,}")
 
 
 @lru_cache(maxsize=256)
