@@ -214,6 +214,13 @@ def parts(t: str) -> list:
     return _SEP.split(t)
 
 
+_DIGIT_PART = compile_re(r"\d[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
+
+
+# a release number ('Sharding-JDBC 1.5.2'): the product's version, not part of its name
+_RELEASE = compile_re(r"\d+\.\d+\.\d+")
+
+
 def _joined(text: str, out: DocumentNames) -> list:
     """The names written as two words ('CuTe DSL') that the document also writes as one
     token ('CuteDSL'): one Name per such pair, its surface the two words as written."""
@@ -226,6 +233,15 @@ def _joined(text: str, out: DocumentNames) -> list:
             continue
         if case_key(a.surface) + case_key(b.surface) in keys:
             got.append(Name(f"{a.surface} {b.surface}", a.start, b.end, a.line, a.col, a.block))
+    # a name and a version or size written apart ('LLaMA 3-8B' beside 'LLaMA3-8B'): the second
+    # part starts with a digit, so it is no name token of its own
+    for a in names:
+        if a.block is None or a.org or text[a.end:a.end + 1] != " ":
+            continue
+        m = _DIGIT_PART.match(text, a.end + 1)
+        if m and not _RELEASE.fullmatch(m.group()) and case_key(a.surface) + case_key(m.group()) in keys:
+            got.append(Name(f"{a.surface} {m.group()}", a.start, m.end(), a.line, a.col, a.block))
+    got.sort(key=lambda n: n.start)
     return got
 
 

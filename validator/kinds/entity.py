@@ -542,8 +542,24 @@ def _title_cased(a: str, b: str) -> bool:
     """'Zero-overhead'/'Zero-Overhead', 'Llama-70B'/'llama-70B', 'KV-Block'/'KV-block': the
     spellings differ only in the first letter of a part, as a title or a sentence start
     capitalises it; that is one name written as headings and sentences write it."""
-    sa, sb = _names.parts(a), _names.parts(b)
-    return len(sa) == len(sb) and all(x[1:] == y[1:] for x, y in zip(sa, sb))
+    if len(a) != len(b):
+        return False
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == y or (x.lower() == y.lower() and (i == 0 or a[i - 1] in "-._ ")):
+            continue
+        if x in "- " and y in "- " and not (_product_like(a) or _product_like(b)):
+            continue        # 'High-concurrency' / 'High Concurrency', 'User-Defined': words joined or not
+        return False        # 'Llama-2 7B' / 'Llama-2-7B', 'SGLang-Omni' / 'SGLang Omni': one product
+    return True
+
+
+def _product_like(t: str) -> bool:
+    """A part with a digit or mixed case inside it ('Llama-2', 'SGLang', 'MiniMax', 'ZeRO'):
+    a product's name, whose hyphens are part of its spelling."""
+    for p in _names.parts(t):
+        if any(c.isdigit() for c in p) or (any(c.isupper() for c in p[1:]) and any(c.islower() for c in p)):
+            return True
+    return False
 
 
 def _shouted_words(t: str) -> bool:
