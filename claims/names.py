@@ -128,6 +128,8 @@ class DocumentNames:
     # a capitalised name written in lower case in the prose ('across julia sessions' beside
     # 'Julia'): Names, in text order (only names of letters that are no English word)
     lowered: list = field(default_factory=list)
+    # the capitalised spellings of those the document uses as names (``_used_as_name``)
+    used_as_names: frozenset = frozenset()
 
 
 def read(analysis) -> DocumentNames:
@@ -172,6 +174,10 @@ def read_document(doc) -> DocumentNames:
         _mark_titled(out)
     out.joined = _joined(doc.text, out)
     out.lowered = _lowered(doc, out)
+    if out.lowered:
+        lows = {n.surface for n in out.lowered}
+        out.used_as_names = frozenset(s for s, ns in out.by_surface.items()
+                                      if s.lower() in lows and _used_as_name(doc, ns))
     if out.joined:      # only a name written as two words asks whether it is a class of the code
         out.code_words = _code_words(doc)
     return out
@@ -292,6 +298,37 @@ def _lowered(doc, out: DocumentNames) -> list:
                 line, col = doc.line_col(m.start())
                 got.append(Name(m.group(), m.start(), m.end(), line, col, bi))
     return got
+
+
+_RUNNING_PROSE = ("paragraph", "bullet")
+
+
+def _used_as_name(doc, names) -> bool:
+    """A capitalised word the document uses as a name: vocabulary aside, written at least
+    twice inside running prose with no capitalised word beside it ('the Tokio scheduler'),
+    not where a sentence starts, nor in a heading, a table or a Title Case run ('Chunked
+    Prefill', 'Peak Throughput'), where terms are capitalised too."""
+    if vocabulary()["known"].get(names[0].surface.lower()) == names[0].surface:
+        return True
+    text, alone = doc.text, 0
+    for n in names:
+        if n.block is None or doc.blocks[n.block].kind not in _RUNNING_PROSE or _sentence_start(text, n.start):
+            continue
+        before = text[max(0, n.start - 30):n.start].split()
+        after = text[n.end:n.end + 30].split()
+        if (before and before[-1][:1].isupper()) or (after and after[0][:1].isupper()):
+            continue
+        alone += 1
+    return alone >= 2
+
+
+def _sentence_start(text: str, i: int) -> bool:
+    """Nothing but markup, a number or a list mark between ``i`` and the start of its line or
+    sentence: a capital there is the sentence's, not the name's."""
+    j = i - 1
+    while j >= 0 and text[j] in " \t*_#>-`[(0123456789.":
+        j -= 1
+    return j < 0 or text[j] in "\n。！？!?：:|"
 
 
 def _mark_titled(out):

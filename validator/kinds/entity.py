@@ -620,7 +620,7 @@ class CaseVariant:
             # not only where a sentence or heading starts): the lower case is the slip; a name
             # written mostly in lower case is the author's way of writing a package ('tokio')
             if len(caps) == 1 and len(g[caps[0]]) >= 2 * len(written) \
-                    and _used_as_name(doc, g[caps[0]]):
+                    and caps[0] in dn.used_as_names:
                 yield _case_fact(rule, ctx, doc, low, written, caps[0], g[caps[0]], False,
                                  basis="lowered")
         vocab = _names.vocabulary()["accepted"]
@@ -679,37 +679,6 @@ def _vocab_head(t: str):
         if spelled is not None and spelled.lower() == t[:k].lower():
             return spelled, t[:k] == spelled
     return None
-
-
-_RUNNING_PROSE = ("paragraph", "bullet")
-
-
-def _used_as_name(doc, names) -> bool:
-    """A capitalised word the document uses as a name: vocabulary aside, written at least
-    twice inside running prose with no capitalised word beside it ('the Tokio scheduler'),
-    not where a sentence starts, nor in a heading, a table or a Title Case run ('Chunked
-    Prefill', 'Peak Throughput'), where terms are capitalised too."""
-    if _names.vocabulary()["known"].get(names[0].surface.lower()) == names[0].surface:
-        return True
-    text, alone = doc.text, 0
-    for n in names:
-        if n.block is None or doc.blocks[n.block].kind not in _RUNNING_PROSE or _sentence_start(text, n.start):
-            continue
-        before = text[max(0, n.start - 30):n.start].split()
-        after = text[n.end:n.end + 30].split()
-        if (before and before[-1][:1].isupper()) or (after and after[0][:1].isupper()):
-            continue
-        alone += 1
-    return alone >= 2
-
-
-def _sentence_start(text: str, i: int) -> bool:
-    """Nothing but markup, a number or a list mark between ``i`` and the start of its line or
-    sentence: a capital there is the sentence's, not the name's."""
-    j = i - 1
-    while j >= 0 and text[j] in " \t*_#>-`[(0123456789.":
-        j -= 1
-    return j < 0 or text[j] in "\n。！？!?：:|"
 
 
 def _case_fact(rule, ctx, doc, odd, odd_names, best, best_names, known, spelled="", basis=""):
