@@ -263,6 +263,7 @@ def _lower_pattern(words: tuple):
     return re.compile(r"(?<![A-Za-z0-9_/\\.@#-])(?:%s)(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])" % alts)
 
 
+_RUNNING_PROSE = ("paragraph", "bullet")   # prose a reader runs through: no table, no heading
 _LOWER_NOT_NAME = compile_re(r":\s|\s{0,2}v?\d|\s(?:library|package|crate|module|wheel|gem|extension|binary|cli|command)\b")
 _LOWER_PACKAGE = compile_re(r"\binstall(?:ing|ed)?\s+$")
 _IMAGE_ALT = compile_re(r"!\[([^\]\n]*)\]")
@@ -271,12 +272,10 @@ _IMAGE_ALT = compile_re(r"!\[([^\]\n]*)\]")
 def _lowered(doc, out: DocumentNames) -> list:
     """The names of ``out`` written all in lower case in the prose: a capitalised name of
     letters only that is no English word (an English word's lower case is the word)."""
-    words = tuple(sorted({s.lower() for s, f in out.forms.items()
-                          if not f.org and _CAPITALISED.fullmatch(s) and not is_english(s.lower())}))
-    if not words:
-        return []
     terms = vocabulary()["terms"]
-    words = tuple(w for w in words if w not in terms)
+    words = tuple(sorted({s.lower() for s, f in out.forms.items()
+                          if not f.org and _CAPITALISED.fullmatch(s) and s.lower() not in terms
+                          and not is_english(s.lower())}))
     if not words:
         return []
     rx = _lower_pattern(words)
@@ -284,7 +283,7 @@ def _lowered(doc, out: DocumentNames) -> list:
     titles = _quoted_titles(text)
     alts = [m.span(1) for m in _IMAGE_ALT.finditer(text)] if "![" in text else []
     for bi, b in enumerate(doc.blocks):
-        if b.kind not in ("paragraph", "bullet") or b.quoted:
+        if b.kind not in _RUNNING_PROSE or b.quoted:
             continue        # a table's labels and headings are labels; a block quote is another writer's spelling
         for s, e in _unmasked(b):
             for m in rx.finditer(text, s, e):
@@ -298,9 +297,6 @@ def _lowered(doc, out: DocumentNames) -> list:
                 line, col = doc.line_col(m.start())
                 got.append(Name(m.group(), m.start(), m.end(), line, col, bi))
     return got
-
-
-_RUNNING_PROSE = ("paragraph", "bullet")
 
 
 def _used_as_name(doc, names) -> bool:
