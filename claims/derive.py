@@ -1072,7 +1072,9 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
     stated_cells = {d.stated.start for d in ratios if d.stated is not None}
     out += (ratios + [d for d in _tables.baseline_row_ratios(doc, by_block)
                       if d.stated is not None and d.stated.start not in stated_cells]
-            + _tables.change_columns(doc, by_block) + _tables.change_rows(doc, by_block)
+            + (changes := _tables.change_columns(doc, by_block)) + _tables.change_rows(doc, by_block)
+            + [d for d in _tables.baseline_row_changes(doc, by_block)
+               if d.stated.start not in {c.stated.start for c in changes}]
             + _tables.row_totals(doc, by_block)
             + _tables.baseline_row_shares(doc, by_block) + _tables.row_rates(doc, by_block)
             + _tables.quotient_columns(doc, by_block) + _tables.difference_columns(doc, by_block))

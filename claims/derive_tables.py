@@ -333,6 +333,73 @@ def baseline_row_shares(doc, by_block) -> list:
     return out
 
 
+# the baseline row's own change cell: '基准', 'baseline', '—', '0%'
+_BASE_MARK = compile_re(r"\s*(?:\*\*)?\s*(?:基准|基线|baseline|base|reference|参照|[-—–]|[±+]?0(?:\.0+)?\s*%)\s*(?:\*\*)?\s*",
+                        re.IGNORECASE)
+
+
+def _row_label(row) -> str:
+    return row.cells[0].text.replace("*", "").replace("`", "").strip() if row.cells else ""
+
+
+def baseline_row_changes(doc, by_block) -> list:
+    """Rows of tables whose change column reads against one baseline row: the row marked
+    '基准' / 'baseline' / '—' in that column, or the row the column's header names
+    ('| 性能提升（基于 vLLM V0 比较） |', then '| vLLM V1 | 236.00 | 2686.49 | +14% |'). Which
+    measurement the change is of is not said, so every measurement column is a reading (a
+    time's change may be its fall or the speed it gives): the statement holds when one
+    recomputes. A change read from the columns of its own row is ``change_columns``'."""
+    out = []
+    w = _words()
+    heads = w["change_head"] + w["improvement_head"]
+    for t in doc.tables:
+        if len(t.rows) < 2:
+            continue
+        changes = [c for c in t.header if c.column >= 1 and any(h in c.text.lower() for h in heads)
+                   and word_in(w["level_head"], c.text) is None
+                   and not any(p in c.text.lower() for p in w["change_not_derived"])]
+        if len(changes) != 1:
+            continue
+        k, head = changes[0].column, changes[0].text
+        grid = [{c.column: c for c in row.cells} for row in t.rows]
+        base = [i for i, cells in enumerate(grid) if cells.get(k) is not None and _BASE_MARK.fullmatch(cells[k].text)]
+        if not base:
+            # the header names the baseline row: the longest row label it contains
+            named = [(len(lab), i) for i, row in enumerate(t.rows)
+                     if len(lab := _row_label(row)) >= 2 and lab.lower() in head.lower()]
+            base = [max(named)[1]] if named else []
+        if len(base) != 1:
+            continue
+        b = base[0]
+        improve = any(h in head.lower() for h in w["improvement_head"])
+        columns = [c.column for c in t.header if 1 <= c.column != k]
+        for i, cells in enumerate(grid):
+            z = cells.get(k)
+            m = _CELL_CHANGE.fullmatch(z.text) if z is not None and i != b else None
+            if m is None:
+                continue
+            fz = cell_figure(doc, z, by_block, "percent")
+            if fz is None or fz.kind != "percent":
+                continue
+            sign = m.group("sign")
+            direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+            readings = []
+            for j in columns:
+                fa, fb = cell_figure(doc, cells.get(j), by_block), cell_figure(doc, grid[b].get(j), by_block)
+                if fa is None or fb is None or fa.kind == "percent" or not _same_dim(fa, fb) \
+                        or not fa.value or not fb.value:
+                    continue
+                timed = fa.kind in ("latency", "duration") or _writes_time(t.column_name(j))
+                if timed:
+                    readings.append(Derivation(form="change", stated=fz, operands=(fb, fa),
+                                               direction=direction, inverse=True))
+                if not (timed and improve):
+                    readings.append(Derivation(form="change", stated=fz, operands=(fb, fa), direction=direction))
+            if readings:
+                out.append(replace(readings[0], alternatives=tuple(readings[1:])))
+    return out
+
+
 _HEAD_WORD = compile_re(r"[A-Za-z][A-Za-z0-9]+|[\u4e00-\u9fff]{2,}")
 
 
@@ -638,6 +705,9 @@ def difference_columns(doc, by_block) -> list:
 
 
 _WORD_RUN = compile_re(r"[A-Za-zμ]+(?:/[A-Za-z]+)*")
+# a Chinese unit is read only when it is the whole parenthesis ('总耗时 (秒)', '吞吐（次/秒）'):
+# inside running header words a CJK run is a word ('秒级', '每秒请求数'), not a unit
+_CJK_PAREN_UNIT = compile_re(r"[(（]\s*([\u4e00-\u9fff]{1,3}(?:/[\u4e00-\u9fffA-Za-z]{1,3})?)\s*[)）]")
 
 
 def _writes_time(header: str) -> bool:
@@ -651,11 +721,13 @@ def _header_units(header: str) -> set:
     milliseconds per step, 'samples/node/s' samples, 'TTFT (ms)' milliseconds); empty when it
     writes none."""
     out = set()
-    for tok in _WORD_RUN.findall(header):
+    for tok in _WORD_RUN.findall(header) + _CJK_PAREN_UNIT.findall(header):
         parts = tok.split("/")
         head = canonical(parts[0])
-        if kind_of(head) != "number":
-            out.add("/".join([head] + [canonical(p) for p in parts[1:]]))
+        per = [canonical(p) for p in parts[1:]]
+        # 'req/s', 'ops/sec': a count per time is a rate even when the count's word is not a unit
+        if kind_of(head) != "number" or any(kind_of(p) == "time" for p in per):
+            out.add("/".join([head] + per))
     return out
 
 
