@@ -143,18 +143,41 @@ def read(analysis) -> DocumentNames:
 
 
 
+# two names set against each other ('vLLama (vLLM) vs Ollama', 'SGLang 对比 vLLM'): two things
+_COMPARED = compile_re(r"(?<![A-Za-z])(?:vs\.?|versus|v\.s\.|against)(?![A-Za-z])|对比|相比|对阵|比较")
+_SENTENCE_BREAK = compile_re(r"[。;；!?！？\n]|\.(?:\s|$)")
+_COMPARE_SPAN = 40      # characters between two compared names (a parenthesis may stand between)
+
+
 def _mark_lists(text: str, names: list) -> None:
     """Give the names written one after another with only a list separator between them one
-    ``listed`` number: a list names different things, whatever their spellings."""
+    ``listed`` number: a list names different things, whatever their spellings.  So do names
+    of one sentence with a comparison word between them ('vLLama (vLLM) vs Ollama')."""
     run = -1
     for i in range(1, len(names)):
-        a, b = names[i - 1], names[i]
-        if a.block is not None and a.block == b.block and text[a.end:b.start].strip() \
-                and LIST_SEP.fullmatch(text, a.end, b.start):
-            if a.listed < 0:
-                run += 1
-                a.listed = run
-            b.listed = a.listed
+        b = names[i]
+        together = []
+        for j in range(i - 1, max(-1, i - 4), -1):
+            a = names[j]
+            if a.block is None or a.block != b.block or b.start - a.end > _COMPARE_SPAN:
+                break
+            between = text[a.end:b.start]
+            if (j == i - 1 and between.strip() and LIST_SEP.fullmatch(text, a.end, b.start)) or \
+                    (_COMPARED.search(between) and not _SENTENCE_BREAK.search(_COMPARED.sub(" ", between))):
+                together.append(a)
+        if not together:
+            continue
+        ids = {n.listed for n in together + [b] if n.listed >= 0}
+        if not ids:
+            run += 1
+            ids = {run}
+        keep = min(ids)
+        if len(ids) > 1:              # one list: the ids of the lists it joins become one
+            for n in names[max(0, i - 64):i + 1]:
+                if n.listed in ids:
+                    n.listed = keep
+        for n in together + [b]:
+            n.listed = keep
 
 
 def read_document(doc) -> DocumentNames:
@@ -188,11 +211,28 @@ _TITLE_LINK = compile_re(r"\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]\(\s*https?://[^)\
 _CODE_WORD = compile_re(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _quoted_titles(text: str) -> list:
-    """(start, end) of every quoted PR / issue / commit title (a link's text), in text order."""
+# a list item that is a PR's or issue's title, its link after it: '* [Model] Add tuned triton
+# fused_moe configs for Qwen3Moe on B200 ([#31448](https://…/pull/31448)) by @Jzz1943'
+_TITLE_ITEM = compile_re(r"[(（]?\s{0,2}\[#\d{1,7}\]\(\s*https?://[^)\s]*/(?:pull|pulls|issues|commit|merge_requests)/[^)\s]*\)"
+                         r"\s{0,2}[)）]?(?:\s{0,4}(?:by|from|—|-|–)\s{0,4}@?[\w.-]{1,40})?\s{0,4}$")
+
+
+def _quoted_titles(doc) -> list:
+    """(start, end) of every quoted PR / issue / commit title (a link's text, or a list item
+    that is the title its link ends), in text order."""
+    text = doc.text
     if "](" not in text:
         return []
-    return [m.span(1) for m in _TITLE_LINK.finditer(text)]
+    spans = [m.span(1) for m in _TITLE_LINK.finditer(text)]
+    for b in doc.blocks:
+        if b.kind == "bullet" and "[#" in b.text:
+            m = _TITLE_ITEM.search(b.text)
+            # the title as its author wrote it: one line, no bold lead nor sentence of the
+            # digest's own ('**DeepSeekV4-Flash incorrect output** — Regression from …. [#46710](…)')
+            if m is not None and m.start() > 0 and "**" not in b.text[:m.start()] \
+                    and not _SENTENCE_BREAK.search(b.text, 0, m.start()):
+                spans.append((b.start, b.start + m.start()))
+    return sorted(spans)
 
 
 def _inside(spans: list, x: int) -> bool:
@@ -280,7 +320,7 @@ def _lowered(doc, out: DocumentNames) -> list:
         return []
     rx = _lower_pattern(words)
     text, got = doc.text, []
-    titles = _quoted_titles(text)
+    titles = _quoted_titles(doc)
     alts = [m.span(1) for m in _IMAGE_ALT.finditer(text)] if "![" in text else []
     for bi, b in enumerate(doc.blocks):
         if b.kind not in _RUNNING_PROSE or b.quoted:
@@ -361,7 +401,7 @@ def _names(doc, vocab) -> list:
     starts = doc.line_starts
     last = len(starts) - 1
     out = []
-    titles = _quoted_titles(text)
+    titles = _quoted_titles(doc)
     li = 0          # the tokens come in text order: their line is found by walking forward
     for bi, b in enumerate(doc.blocks):
         if b.kind not in _PROSE:

@@ -11,7 +11,8 @@
 - ``hypothetical``: supposed, illustrative, theoretical or target values;
 - ``symptom``: a value quoted from a bug report, a user-interface or start-up delay;
 - ``count``: a number of items;
-- ``quote``: a figure inside another document's title, a catalogue of sources, a changelog.
+- ``quote``: a figure inside another document's title, a catalogue of sources, a changelog;
+- ``withdrawn``: a figure the text itself says was wrong ('showed 18x but was incorrect').
 
 The decision is a table of named tests (``_TESTS``), each reading the words around the
 figure through the document model (its sentence, clause, block and table); the first test
@@ -115,6 +116,12 @@ def _in_title_quote(a: _Around, rx) -> bool:
         if rx["title_cue"].search(t, max(lo, q - 40), q):
             return True
     return False
+
+
+def _test_withdrawn(ctx, a, c):
+    """The sentence says the figure was wrong, right after it and before any other figure:
+    'showed 18x speedup but was incorrect … the actual speedup is 4.4x' (the 4.4x is the result)."""
+    return bool(ctx["rx"]["withdrawn"].match(a.text, c.end, a.sent[1]))
 
 
 def _test_count(ctx, a, c):
@@ -296,6 +303,7 @@ def _test_capacity(ctx, a, c):
 _TESTS = (
     ("count", _test_count),
     ("quote", _test_quote),
+    ("withdrawn", _test_withdrawn),
     ("hypothetical", _test_hypothetical),
     ("size", _test_media),
     ("setting", _test_load),

@@ -143,7 +143,7 @@ def _sibling_cases(parents: dict, a, b) -> bool:
 
 # what a figure is when it states no measured value (claims/nature.py): a plan's target, a
 # configured limit, a quoted title, a bug's symptom -- none restates or contradicts a result
-_NOT_STATED = ("hypothetical", "setting", "quote", "symptom")
+_NOT_STATED = ("hypothetical", "setting", "quote", "symptom", "withdrawn")
 
 
 def _sentence_of(ctx, claim):
