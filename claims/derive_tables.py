@@ -137,6 +137,9 @@ def _words():
         "relative_to": alternation(t["relative_to"]),
         "multipliers": {w.lower(): float(v) for w, v in t["multipliers"].items()},
         "bound_before": {w.lower(): b for w, b in t["bound_before"].items()},
+        "total_before": compile_re(r"(?:%s)(?:\s{1,2}of)?\s{0,3}(?:有|了)?\s{0,3}$" % alternation(d["total_before"]), re.IGNORECASE),
+        "total_after": compile_re(r"^\s{0,3}[\u4e00-\u9fffA-Za-z]{0,12}?\s{0,3}(?:%s)" % alternation(d["total_after"]),
+                                  re.IGNORECASE),
     }
 
 
@@ -728,6 +731,58 @@ def _header_units(header: str) -> set:
         # 'req/s', 'ops/sec': a count per time is a rate even when the count's word is not a unit
         if kind_of(head) != "number" or any(kind_of(p) == "time" for p in per):
             out.add("/".join([head] + per))
+    return out
+
+
+# the noun a count counts, right after it: '14个项目', '14 projects'
+_COUNTED_NOUN = compile_re(r"\s{0,2}([\u4e00-\u9fff]{2}|[A-Za-z]{3,}?)(?:s\b|[\u4e00-\u9fff]|\b)")
+_SURFACE_NOUN = compile_re(r"\d\s{0,2}(?:个|家|款|种|项|条)?\s{0,2}([\u4e00-\u9fff]{2}|[A-Za-z]{3,}?)(?:e?s)?$")
+_CLASSIFIER = compile_re(r"\s{0,2}(?:个|家|款|种|项|条)")
+
+
+def caption_totals(doc, claims, by_block) -> list:
+    """A table of counts under a sentence that states their total ('本周共有14个项目上榜。根据开发
+    语言中项目的数量，汇总情况如下：' over '| Python项目 | 3 |' …): the column's counts must add up
+    to it.  The total counts what the column counts: its noun is in the column's header or in
+    the rows' labels; a table with a total row of its own is ``row_totals``' (and sums itself)."""
+    out = []
+    w = _words()
+    for t in doc.tables:
+        blocks = t.caption_blocks or ([t.caption] if t.caption is not None else [])
+        if not blocks or len(t.rows) < 2 or len(t.rows) > 60:
+            continue
+        labels = [_row_label(r) for r in t.rows]
+        if any(any(h in lab.lower() for h in w["total_head"]) for lab in labels):
+            continue
+        stated = []
+        for c in claims:
+            if c.kind != "count" or c.block not in blocks or c.bound or c.value is None:
+                continue
+            text = doc.text
+            before = text[max(doc.blocks[c.block].start, c.start - 14):c.start]
+            if not (w["total_before"].search(before) or w["total_after"].match(text, c.end, c.end + 24)):
+                continue
+            # the classifier is the count's own ('14个') or written after it ('14 个项目')
+            # the noun is the count's own ('12 projects') or written after it ('14个项目', '14 个项目')
+            m = _SURFACE_NOUN.search(c.surface)
+            if m is None:
+                k = None if c.surface.endswith(("个", "家", "款", "种", "项", "条")) else _CLASSIFIER.match(text, c.end)
+                m = _COUNTED_NOUN.match(text, k.end() if k else c.end)
+            if m is not None:
+                stated.append((c, m.group(1).lower()))
+        if len(stated) != 1:
+            continue
+        total, noun = stated[0]
+        for col in (c.column for c in t.header if c.column >= 1):
+            head = t.column_name(col).lower()
+            if noun not in head and sum(noun in lab.lower() for lab in labels) * 2 < len(labels):
+                continue
+            cells = [next((x for x in r.cells if x.column == col), None) for r in t.rows]
+            parts = [cell_figure(doc, x, by_block, "count") if x is not None and _bare_number(x) else None
+                     for x in cells]
+            if all(f is not None and f.value is not None and float(f.value).is_integer() for f in parts):
+                out.append(Derivation(form="sum", stated=total, operands=tuple(parts)))
+                break
     return out
 
 

@@ -233,8 +233,25 @@ def _test_ui(ctx, a, c):
     return bool(ctx["rx"]["ui"].search(a.sentence_text()))
 
 
+_ISSUE_LABEL = compile_re(r"^\s{0,2}\[?#\d{1,7}\]?\(\s*https?://[^)\s]*/issues/\d+")
+
+
+def _in_issue_row(ctx, c) -> bool:
+    """A table row that lists an issue ('| [#18953](…/issues/18953) | 复杂 Shell 命令执行速度极慢 |
+    性能问题 | … | 100 倍 slowdown |'): its figures are what the issue reports."""
+    doc = ctx["doc"]
+    b = doc.blocks[c.block]
+    if b.kind != "table_cell" or b.table is None:
+        return False
+    row = next((r for r in doc.tables[b.table].rows if r.index == b.row), None)
+    return bool(row is not None and row.cells and row.cells[0].column == 0
+                and _ISSUE_LABEL.match(row.cells[0].text))
+
+
 def _test_symptom(ctx, a, c):
     rx = ctx["rx"]
+    if c.kind in ("ratio", "percent", "latency", "duration") and _in_issue_row(ctx, c):
+        return True
     # the sentence, or the clause after a ';' that ends it ('… 3x lower throughput; a fix is in progress')
     if c.kind in ("ratio", "percent") and rx["tool_bug"].search(a.text, a.sent[0], min(len(a.text), a.sent[1] + 60)):
         return True     # what a tool's bug report measured ('… 低约 3 倍，修复程序正在进行中')
