@@ -34,7 +34,32 @@ from .units import canonical, kind_of
 _CELL_NUM = compile_re(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u>[A-Za-zμ/%]*)\s*(?:\*\*)?\s*")
 _CELL_RATIO = compile_re(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
 # a signed percent change cell: '**\+11.5%**', '−10.5%', '-16.94% (即降低了约17%)'
-_CELL_CHANGE = compile_re(r"\s*(?:\*\*)?\s*(?P<sign>\\?[+＋]|[-−–])?\s*\d+(?:\.\d+)?\s*%\s*(?:\*\*)?(?:\s*[（(][^）)]{0,40}[）)])?\s*")
+# ... after a mark ('✅ 57% faster', '🤯 20% less') and before the word saying which way it goes
+_CELL_CHANGE = compile_re(r"\s*(?:[^\w\s%+＋\-−–.*|（(]{1,3}\s*)?(?:\*\*)?\s*(?P<sign>\\?[+＋]|[-−–])?\s*\d+(?:\.\d+)?\s*%\s*"
+                          r"(?:\*\*)?(?:\s*(?P<word>faster|slower|better|worse|more|less|fewer|smaller|larger|bigger|"
+                          r"higher|lower|快|慢|更快|更慢|增加|减少|提升|下降|降低)(?![A-Za-z]))?(?:\s*\*\*)?"
+                          r"(?:\s*[（(][^）)]{0,40}[）)])?\s*", re.IGNORECASE)
+_UP_WORDS = ("more", "larger", "bigger", "higher", "增加", "提升")
+_DOWN_WORDS = ("less", "fewer", "smaller", "lower", "减少", "下降", "降低")
+_BETTER_WORDS = ("faster", "better", "快", "更快")
+_WORSE_WORDS = ("slower", "worse", "慢", "更慢")
+
+
+def cell_direction(m) -> tuple:
+    """(direction, of a speed) of a change cell: its sign, else its word ('57% faster' is +1 of
+    a speed: a shorter time; '20% less' is -1 as written); (0, False) when it says neither."""
+    sign, word = m.group("sign"), (m.group("word") or "").lower()
+    if sign is not None:
+        return (1 if sign.endswith(("+", "＋")) else -1), False
+    if word in _UP_WORDS:
+        return 1, False
+    if word in _DOWN_WORDS:
+        return -1, False
+    if word in _BETTER_WORDS:
+        return 1, True
+    if word in _WORSE_WORDS:
+        return -1, True
+    return 0, False
 
 
 def bare_figure(doc, num: str, start: int, like=None) -> Claim:
@@ -384,8 +409,7 @@ def baseline_row_changes(doc, by_block) -> list:
             fz = cell_figure(doc, z, by_block, "percent")
             if fz is None or fz.kind != "percent":
                 continue
-            sign = m.group("sign")
-            direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+            direction = cell_direction(m)[0]
             readings = []
             for j in columns:
                 fa, fb = cell_figure(doc, cells.get(j), by_block), cell_figure(doc, grid[b].get(j), by_block)
@@ -501,12 +525,12 @@ def change_columns(doc, by_block) -> list:
                     if sign is None:    # '提升至 192%': the later column as a share of the earlier
                         out.append(Derivation(form="share", stated=fz, operands=(fa, fb)))
                     continue
-                direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+                direction, of_speed = cell_direction(m)
                 # an 'Improvement' of a time: -5% is 5% slower, a longer time; or, as a column of
                 # targets writes it ('| P99 | 159ms | 50ms | 提升 -68% |'), the minus is the time's
                 # own fall: both readings are kept, and a '+' on a time that rose stays a flip
                 plain_fall = better[k] and fa.kind in ("latency", "duration") and direction == -1
-                if better[k] and fa.kind in ("latency", "duration"):
+                if (better[k] or of_speed) and fa.kind in ("latency", "duration"):
                     direction = -direction
                 pair = (before[0], before[1])
                 if pair not in base_later:
@@ -577,8 +601,7 @@ def change_rows(doc, by_block) -> list:
                               cell_figure(doc, b, by_block))
                 if fz is None or fa is None or fb is None or fz.kind != "percent" or not fa.value or not fb.value:
                     continue
-                sign = m.group("sign")
-                direction = 0 if sign is None else (1 if sign.endswith(("+", "＋")) else -1)
+                direction = cell_direction(m)[0]
                 out.append(Derivation(form="change", stated=fz, operands=(fa, fb), direction=direction,
                                       alternatives=(Derivation(form="change", stated=fz, operands=(fb, fa),
                                                                direction=direction),)))

@@ -153,18 +153,24 @@ def _mark_lists(text: str, names: list) -> None:
     """Give the names written one after another with only a list separator between them one
     ``listed`` number: a list names different things, whatever their spellings.  So do names
     of one sentence with a comparison word between them ('vLLama (vLLM) vs Ollama')."""
+    compared = [m.start() for m in _COMPARED.finditer(text)]     # one scan: most names have none near
     run = -1
     for i in range(1, len(names)):
         b = names[i]
         together = []
-        for j in range(i - 1, max(-1, i - 4), -1):
-            a = names[j]
-            if a.block is None or a.block != b.block or b.start - a.end > _COMPARE_SPAN:
-                break
-            between = text[a.end:b.start]
-            if (j == i - 1 and between.strip() and LIST_SEP.fullmatch(text, a.end, b.start)) or \
-                    (_COMPARED.search(between) and not _SENTENCE_BREAK.search(_COMPARED.sub(" ", between))):
-                together.append(a)
+        a = names[i - 1]
+        if a.block is not None and a.block == b.block and text[a.end:b.start].strip() \
+                and LIST_SEP.fullmatch(text, a.end, b.start):
+            together.append(a)
+        k = bisect.bisect_left(compared, b.start) - 1
+        if k >= 0 and b.start - compared[k] <= _COMPARE_SPAN:
+            for j in range(i - 1, max(-1, i - 4), -1):
+                a = names[j]
+                if a.block is None or a.block != b.block or b.start - a.end > _COMPARE_SPAN:
+                    break
+                if a not in together and a.end <= compared[k] \
+                        and not _SENTENCE_BREAK.search(_COMPARED.sub(" ", text[a.end:b.start])):
+                    together.append(a)
         if not together:
             continue
         ids = {n.listed for n in together + [b] if n.listed >= 0}
