@@ -875,7 +875,30 @@ def _length_condition(f, text):
         _CTX_BEFORE.search(f.before) or _CTX_AFTER.match(text[m.end("unit") if g("unit") else f.e:][:24]))
 
 
+# a shorthand beside it in a list, a number and letters that are no unit ('4.5s、4.6op都测了': the
+# models Sonnet 4.5 and Opus 4.6; '3.5s/4o'): the figure is a shorthand name too
+_SHORTHAND_AFTER = compile_re(r"\s{0,2}[、,，/／]\s{0,2}\d{1,2}(?:\.\d{1,2})?([A-Za-z]{1,4})(?![A-Za-z0-9])")
+_SHORTHAND_BEFORE = compile_re(r"(?<![\w.])\d{1,2}(?:\.\d{1,2})?([A-Za-z]{1,4})\s{0,2}[、,，/／]\s{0,2}$")
+_GLUED = compile_re(r"\d{1,2}(?:\.\d{1,2})?[A-Za-z]{1,3}")
+_SCALE_LETTERS = frozenset("kmbgtw")
+
+
+def _no_unit(letters: str) -> bool:
+    return letters.lower() not in _SCALE_LETTERS and units.kind_of(units.canonical(letters)) == "number"
+
+
+def _shorthand_in_list(f, text):
+    if not _GLUED.fullmatch(text, f.s, f.e):
+        return False
+    m = _SHORTHAND_AFTER.match(text, f.e)
+    if m is not None and _no_unit(m.group(1)):
+        return True
+    m = _SHORTHAND_BEFORE.search(text, max(0, f.s - 12), f.s)
+    return m is not None and _no_unit(m.group(1))
+
+
 _NOT_A_CLAIM = (
+    ("a shorthand name in a list of shorthands", _shorthand_in_list),
     ("beyond a float's range", _not_finite),
     ("a bare number", _bare_number),
     ("a small number after a bound", _small_bound),

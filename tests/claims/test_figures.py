@@ -224,6 +224,7 @@ NOT_A_CLAIM_CASES = {
     "a hardware count": ("8× H100 GPUs", "8× faster"),
     "part of a hardware name": ("on A100 80GB cards", "uses 80GB of memory"),
     "an input or context length": ("an 8K token input", "8K tokens per second"),
+    "a shorthand name in a list of shorthands": ("4.5s、4.6op都测了", "4.5s、4.6s 都测了"),
 }
 
 
