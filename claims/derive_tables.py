@@ -809,6 +809,84 @@ def caption_totals(doc, claims, by_block) -> list:
     return out
 
 
+# a summary cell that is a signed or plain whole number ('+8,750', '4,320')
+_SUM_CELL = compile_re(r"\s*(?:\*\*)?\s*(?P<sign>[+＋])?\s*\d{1,3}(?:,\d{3})+\s*(?:\*\*)?\s*|\s*(?:\*\*)?\s*(?P<sign2>[+＋])?\s*\d+\s*(?:\*\*)?\s*")
+_TITLE_NOISE = compile_re(r"[^\w\u4e00-\u9fff]+")
+
+
+def _key(text: str) -> str:
+    return _TITLE_NOISE.sub("", text).lower()
+
+
+_EMPTY_CELL = compile_re(r"\s*(?:-|—|–|/|n/?a|N/?A)?\s*")
+_DIGITS = compile_re(r"\d[\d,]*")
+
+
+def _whole(doc, cell, by_block) -> Optional[Claim]:
+    """The whole number a cell writes ('+900', '4,320'): its claim, else the number read bare."""
+    own = [c for c in by_block.get(cell.block, ()) if c.value is not None]
+    if len(own) == 1:
+        return own[0]
+    m = _DIGITS.search(cell.text)
+    if m is None or own:
+        return None
+    c = bare_figure(doc, m.group(0), cell.start + m.start())
+    c.block = cell.block
+    return c
+
+
+def section_totals(doc, by_block) -> list:
+    """A summary table whose rows name sections of the document ('| AI | 15 | +8,750 |' over
+    '### AI 领域 Top 15' and its table of '+3,200', '+1,500' …): a whole-number cell is the total
+    of the one column of that section's table written the same way (signed or not, with no
+    unit), when exactly one such column holds only whole numbers."""
+    from .segment import clean_title
+    out = []
+    titles = [(k, _key(clean_title(sec.title))) for k, sec in enumerate(doc.sections)]
+    tables_of = {}
+    for ti, t in enumerate(doc.tables):
+        if t.section is not None:
+            tables_of.setdefault(t.section, []).append(t)
+    for t in doc.tables:
+        rows = {}
+        for r in t.rows:
+            lab = _key(_row_label(r))
+            if len(lab) < 2:
+                continue
+            hits = [k for k, title in titles if title.startswith(lab) and k != t.section]
+            if len(hits) == 1 and len(tables_of.get(hits[0], ())) == 1:
+                rows[r.index] = tables_of[hits[0]][0]
+        if len(rows) < 2 or len({doc.sections[x.section].parent for x in rows.values()}) != 1:
+            continue        # the sections a summary sums up are parts of one whole
+        for r in t.rows:
+            part = rows.get(r.index)
+            if part is None:
+                continue
+            for z in r.cells:
+                m = _SUM_CELL.fullmatch(z.text) if z.column >= 1 else None
+                if m is None:
+                    continue
+                signed = bool(m.group("sign") or m.group("sign2"))
+                if not signed and "," not in z.text:
+                    continue        # a plain small number is a count of rows, not a sum
+                cols = []
+                for h in part.header:
+                    cells = [next((x for x in pr.cells if x.column == h.column), None) for pr in part.rows]
+                    # a '-' cell is a row with nothing to add ('| Copilot | - |')
+                    ms = [_SUM_CELL.fullmatch(x.text) if x is not None else None for x in cells
+                          if x is None or not _EMPTY_CELL.fullmatch(x.text)]
+                    if all(mm is not None and bool(mm.group("sign") or mm.group("sign2")) == signed for mm in ms):
+                        cols.append(cells)
+                if len(cols) != 1:
+                    continue
+                fz = _whole(doc, z, by_block)
+                parts = [_whole(doc, x, by_block) for x in cols[0] if not _EMPTY_CELL.fullmatch(x.text)]
+                if fz is None or any(f is None for f in parts) or len(parts) < 2:
+                    continue
+                out.append(Derivation(form="sum", stated=fz, operands=tuple(parts)))
+    return out
+
+
 def row_totals(doc, by_block) -> list:
     """Rows of tables with a total column (合计, 总计, total): the row's other figures of the
     same unit are its parts ('10.5GB | 73GB | 0.04GB | 1GB | ~84.5GB')."""
