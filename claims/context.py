@@ -363,6 +363,17 @@ _NOT_A_LABEL = {"the", "a", "an", "and", "or", "with", "on", "in", "at", "by", "
                 "today", "now", "then", "here", "there", "still", "just", "even", "at", "after", "before"}
 
 
+_COMPARATIVE_END = ("er", "est")
+
+
+def _comparative(name: str) -> bool:
+    """One English comparative or superlative ('Faster', 'Slower', 'Best'), no name."""
+    from .names import is_english
+    w = name.lower()
+    return " " not in w and (w in ("better", "worse", "best", "worst", "less", "more", "most", "least")
+                             or (w.endswith(_COMPARATIVE_END) and is_english(w)))
+
+
 def _label_subject(text, c, clause_lo):
     """The generic name the figure is written as a value of, or None."""
     m = _NAME_LABEL.search(text, max(clause_lo, c.start - 40), c.start)
@@ -371,6 +382,8 @@ def _label_subject(text, c, clause_lo):
     name = m.group("name")
     if name.split()[0].lower() in _NOT_A_LABEL or len(name) < 3 or name.isdigit():
         return None
+    if _comparative(name):
+        return None     # '**Updates are Faster:** 3.7x': the claim's verb, not a name
     # a metric's own name ('WER 2.53%', 'RTF 0.64', 'MMLU 71%') says what was measured, not of what
     quantity = _metrics()[0][1]
     hit = quantity.match(name)
