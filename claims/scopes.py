@@ -252,15 +252,25 @@ class Scopes:
         return self._once(("row", b.table, b.row),
                           lambda: [x for i in self.row_blocks.get((b.table, b.row), ()) for x in self.info(i).conds])
 
-    def table(self, b):
-        """The table's header cells and its caption."""
+    def table(self, b, own_column: bool = True):
+        """The table's header cells and its caption: the cell's own column header first; a
+        facet that several column headers name with different values ('| 4090 Desktop | 3090
+        Desktop |') is each column's own, not the whole table's."""
+        col = b.cell if own_column and b.kind == "table_cell" else None
+
         def compute():
             t = self.doc.tables[b.table]
-            out = [x for c in t.header if c.block is not None for x in self.info(c.block).conds]
+            heads = [(c.column, self.info(c.block).conds) for c in t.header if c.block is not None]
+            values = {}
+            for _, conds in heads:
+                for x in conds:
+                    values.setdefault(x.kind, set()).add(x.value)
+            own = [x for k, conds in heads if k == col for x in conds]
+            out = own + [x for k, conds in heads if k != col for x in conds if len(values[x.kind]) < 2]
             for i in reversed(t.caption_blocks):     # the sentence nearest the table first
                 out += self.info(i).conds
             return out
-        return self._once(("table", b.table), compute)
+        return self._once(("table", b.table, col), compute)
 
     def item(self, bidx):
         return self._once(("item", bidx), lambda: list(self.info(bidx).conds))
@@ -276,7 +286,8 @@ class Scopes:
         if prev.kind == "table_cell" and prev.table is not None:
             t = self.doc.tables[prev.table]
             if b.line - t.end_line <= 2:
-                return [("table", self.table(prev)), ("table", self.every_row(prev.table))]
+                # a paragraph under the table speaks of all of it, not of its last column
+                return [("table", self.table(prev, own_column=False)), ("table", self.every_row(prev.table))]
         if prev.kind == "bullet":
             return [("list", self.intro(bidx - 1))]
         return []

@@ -307,3 +307,14 @@ def test_a_comparative_written_as_a_label_is_no_subject():
         "- **Updates are Faster:** 3.7x speedup for large datasets.\n- **EvalKit:** 3.2x\n- **更快：** 2.1x\n", "t.md")}
     assert got["3.7x"] is None          # 'Faster' says what the figure claims, not of what
     assert got["3.2x"] == "evalkit"     # a name written as the label still is
+
+
+def test_a_column_header_naming_one_of_several_gpus_conditions_its_own_column():
+    from claims.api import extract
+    text = ("# TensorRT-LLM vs llama.cpp\n\nWe ran Mistral 7B int4.\n\n"
+            "| | 4090 Desktop | 3090 Desktop | 4060 Laptop |\n| --- | --- | --- | --- |\n"
+            "| TensorRT-LLM | 159 tok/s | 140.27 tok/s | 19 tok/s |\n\n"
+            "| 引擎 | H100 吞吐 | A100 吞吐 |\n| --- | --- | --- |\n| vLLM | 2,400 tok/s | 1,500 tok/s |\n")
+    hw = {c.surface: c.conditions["hardware"].value for c in extract(text, "t.md") if "hardware" in c.conditions}
+    assert (hw["159 tok/s"], hw["140.27 tok/s"], hw["19 tok/s"]) == ("RTX 4090", "RTX 3090", "RTX 4060")
+    assert (hw["2,400 tok/s"], hw["1,500 tok/s"]) == ("H100", "A100")
