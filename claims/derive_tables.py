@@ -1429,7 +1429,7 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                         clause = text[max(s.start, z.start - 40):z.start]
                         change = z.kind != "ratio" and bool(v.decrease.search(said) or v.increase.search(said)
                                                             or v.performance.search(clause))
-                        d = _range_of(grid, axis, ments, z, change)
+                        d = _range_of(grid, axis, _not_excepted(text, s.start, labels, ments), z, change)
                     if d is None:
                         continue
                     k = next((i for i, x in enumerate(out) if x.stated is z), None)
@@ -1595,6 +1595,21 @@ def _row_change_of(v, grid, seg, seg_start, z, metric_words):
 def _is_change(vals) -> bool:
     """Figures that are changes: a signed one among them ('+3%', '−25.3%')."""
     return any(x.surface.lstrip("*_ ").startswith(("+", "-", "−", "–")) for x in vals)
+
+
+# the sentence sets rows aside: '20-80% higher (except Phi & Qwen where TensorRT wins)', '除了 Qwen'
+_EXCEPT_BEFORE = compile_re(r"(?:(?<![A-Za-z])(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for)"
+                            r"|除了?|不含|不包括|排除)[^。；;,，.!?()（）\n]{0,30}$", re.IGNORECASE)
+
+
+def _not_excepted(text, lo, labels, ments) -> list:
+    """The mentions a range speaks of: those the sentence sets aside ('except Phi & Qwen') name
+    the rows it does not, so it speaks of the others."""
+    out = [m for m in ments if not _EXCEPT_BEFORE.search(text, max(lo, m[1] - 40), m[1])]
+    if len(out) == len(ments) or out:
+        return out
+    gone = {lab.index for lab, _, _ in ments}
+    return [(lab, None, None) for lab in labels if lab.index not in gone]
 
 
 def _range_of(grid, axis, ments, z, change: bool = False):
