@@ -1075,7 +1075,7 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
             + (changes := _tables.change_columns(doc, by_block)) + _tables.change_rows(doc, by_block)
             + [d for d in _tables.baseline_row_changes(doc, by_block)
                if d.stated.start not in {c.stated.start for c in changes}]
-            + _tables.row_totals(doc, by_block) + _tables.caption_totals(doc, claims, by_block)
+            + _tables.row_totals(doc, by_block) + _tables.caption_totals(doc, by_block)
             + _tables.section_totals(doc, by_block)
             + _tables.baseline_row_shares(doc, by_block) + _tables.row_rates(doc, by_block)
             + _tables.quotient_columns(doc, by_block) + _tables.difference_columns(doc, by_block))

@@ -763,7 +763,7 @@ _SURFACE_NOUN = compile_re(r"\d\s{0,2}(?:个|家|款|种|项|条)?\s{0,2}([\u4e0
 _CLASSIFIER = compile_re(r"\s{0,2}(?:个|家|款|种|项|条)")
 
 
-def caption_totals(doc, claims, by_block) -> list:
+def caption_totals(doc, by_block) -> list:
     """A table of counts under a sentence that states their total ('本周共有14个项目上榜。根据开发
     语言中项目的数量，汇总情况如下：' over '| Python项目 | 3 |' …): the column's counts must add up
     to it.  The total counts what the column counts: its noun is in the column's header or in
@@ -778,14 +778,13 @@ def caption_totals(doc, claims, by_block) -> list:
         if any(any(h in lab.lower() for h in w["total_head"]) for lab in labels):
             continue
         stated = []
-        for c in claims:
-            if c.kind != "count" or c.block not in blocks or c.bound or c.value is None:
+        text = doc.text
+        for c in (c for bi in blocks for c in by_block.get(bi, ())):
+            if c.kind != "count" or c.bound or c.value is None:
                 continue
-            text = doc.text
             before = text[max(doc.blocks[c.block].start, c.start - 14):c.start]
             if not (w["total_before"].search(before) or w["total_after"].match(text, c.end, c.end + 24)):
                 continue
-            # the classifier is the count's own ('14个') or written after it ('14 个项目')
             # the noun is the count's own ('12 projects') or written after it ('14个项目', '14 个项目')
             m = _SURFACE_NOUN.search(c.surface)
             if m is None:
@@ -844,10 +843,12 @@ def section_totals(doc, by_block) -> list:
     out = []
     titles = [(k, _key(clean_title(sec.title))) for k, sec in enumerate(doc.sections)]
     tables_of = {}
-    for ti, t in enumerate(doc.tables):
+    for t in doc.tables:
         if t.section is not None:
             tables_of.setdefault(t.section, []).append(t)
     for t in doc.tables:
+        if len(t.rows) > 60:
+            continue        # a summary by section is a short table
         rows = {}
         for r in t.rows:
             lab = _key(_row_label(r))
@@ -1606,7 +1607,7 @@ def _not_excepted(text, lo, labels, ments) -> list:
     """The mentions a range speaks of: those the sentence sets aside ('except Phi & Qwen') name
     the rows it does not, so it speaks of the others."""
     out = [m for m in ments if not _EXCEPT_BEFORE.search(text, max(lo, m[1] - 40), m[1])]
-    if len(out) == len(ments) or out:
+    if out or not ments:
         return out
     gone = {lab.index for lab, _, _ in ments}
     return [(lab, None, None) for lab in labels if lab.index not in gone]

@@ -658,8 +658,9 @@ class CaseVariant:
                                              heads[head][0], "vocabulary_part")
                     forms = {t: forms[t] for t in exact}
             # the vocabulary's spelling, else the one with a capital inside a word where the other
-            # has only its first ('GeForce' / 'Geforce': a writer drops a capital by a slip, never
-            # adds one), else the one written most often (the first on a tie)
+            # has only its first ('GeForce' / 'Geforce': a slip far more often drops a capital than
+            # adds one; 'RedShift' for 'Redshift' is why well-known names belong in the vocabulary),
+            # else the one written most often (the first on a tie)
             inner = _inner_capital(forms) if not known else None
             best = known[0] if known else inner or max(forms, key=lambda t: (len(forms[t]), -forms[t][0].start))
             for odd in sorted(forms, key=lambda t: forms[t][0].start):
