@@ -209,6 +209,25 @@ def _test_load(ctx, a, c):
     return bool(rx["load_before"].search(before) and rx["load_word"].search(a.text, c.end, min(a.sent[1], c.end + 40)))
 
 
+def _test_run_length(ctx, a, c):
+    """How long a load test ran ('持续20秒', '4线程 x 10秒', 'ran for 60 s', a '| 时长(s) |' column):
+    the length the test was given, not a latency it measured."""
+    if c.kind not in ("latency", "duration"):
+        return False
+    rx = ctx["rx"]
+    if rx["run_length_before"].search(a.text, max(a.clause[0], c.start - 16), c.start):
+        return True
+    doc = ctx["doc"]
+    b = doc.blocks[c.block]
+    if b.kind != "table_cell" or b.table is None:
+        return False
+    head = doc.tables[b.table].header_of(b.cell)
+    if head is None or head.block == c.block:
+        return False
+    hb = doc.blocks[head.block]
+    return bool(rx["run_length_header"].match(doc.text[hb.start:hb.end].strip("| \t")))
+
+
 def _test_level(ctx, a, c):
     """'For 0% hit rate, the kernel yields 6% worse throughput': the hit rate is the level the
     6% was measured at, a setting of the run."""
@@ -335,6 +354,7 @@ _TESTS = (
     ("hypothetical", _test_hypothetical),
     ("size", _test_media),
     ("setting", _test_load),
+    ("setting", _test_run_length),
     ("setting", _test_level),
     ("setting", _test_setting),
     ("symptom", _test_ui),
