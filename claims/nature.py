@@ -154,9 +154,8 @@ def _quotes_a_source(doc, bi) -> bool:
     return prev.kind == "paragraph" and "](http" in prev.text and doc.blocks[k + 1].line - prev.line <= 2
 
 
-def _under_target_header(ctx, c) -> bool:
-    """A table cell under a column headed as a goal ('| Target TPS |', '| 目标吞吐 |', '| Expected |'):
-    the column states what is aimed at, not what was measured."""
+def _under_header(ctx, c, rx) -> bool:
+    """A table cell whose column header (a block of its own) matches ``rx``."""
     doc = ctx["doc"]
     b = doc.blocks[c.block]
     if b.kind != "table_cell" or b.table is None:
@@ -165,7 +164,13 @@ def _under_target_header(ctx, c) -> bool:
     if head is None or head.block == c.block:
         return False
     hb = doc.blocks[head.block]
-    return bool(ctx["rx"]["target_header"].match(doc.text[hb.start:hb.end].strip("| \t")))
+    return bool(rx.match(doc.text[hb.start:hb.end].strip("| \t")))
+
+
+def _under_target_header(ctx, c) -> bool:
+    """A table cell under a column headed as a goal ('| Target TPS |', '| 目标吞吐 |', '| Expected |'):
+    the column states what is aimed at, not what was measured."""
+    return _under_header(ctx, c, ctx["rx"]["target_header"])
 
 
 def _test_hypothetical(ctx, a, c):
@@ -215,17 +220,8 @@ def _test_run_length(ctx, a, c):
     if c.kind not in ("latency", "duration"):
         return False
     rx = ctx["rx"]
-    if rx["run_length_before"].search(a.text, max(a.clause[0], c.start - 16), c.start):
-        return True
-    doc = ctx["doc"]
-    b = doc.blocks[c.block]
-    if b.kind != "table_cell" or b.table is None:
-        return False
-    head = doc.tables[b.table].header_of(b.cell)
-    if head is None or head.block == c.block:
-        return False
-    hb = doc.blocks[head.block]
-    return bool(rx["run_length_header"].match(doc.text[hb.start:hb.end].strip("| \t")))
+    return bool(rx["run_length_before"].search(a.text, max(a.clause[0], c.start - 16), c.start)) \
+        or _under_header(ctx, c, rx["run_length_header"])
 
 
 def _test_level(ctx, a, c):
