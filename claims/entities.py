@@ -348,6 +348,10 @@ class Covered:
         return k >= 0 and x < self.ends[k]
 
 
+_FILE_EXT = compile_re(r"\.(?:md|markdown|mdx|txt|rst|py|ipynb|json|jsonl|ya?ml|toml|ini|cfg|sh|js|ts|go|rs|html?)(?![A-Za-z0-9])",
+                       re.IGNORECASE)
+
+
 def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardware", "model"), local=None) -> list:
     """[(kind, canonical, start, end, surface)] in text order. ``local`` (``local_pattern``)
     adds the systems one document names beside known ones (``Document.systems``)."""
@@ -356,6 +360,8 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
     out = []
     if "model" in kinds:
         for m in model_rx.finditer(text, start, end):
+            if text.startswith(".", m.end()) and _FILE_EXT.match(text, m.end()):
+                continue        # 'CLAUDE.md', 'gemini.py': a file named after a model
             out.append(Mention("model", canonical_model(m.group(0)), m.start(), m.end(), m.group(0)))
     if "hardware" in kinds:
         # only the model names can hold a hardware match: earlier hardware matches end before it
