@@ -475,8 +475,9 @@ class Scopes:
                 if kind not in ("hardware", "model"):
                     continue
                 key = _COUNT_PREFIX.sub("", canon).lower()
-                slot = tally.setdefault(kind, {}).setdefault(key, [0, mention, set()])
+                slot = tally.setdefault(kind, {}).setdefault(key, [0, mention, set(), set()])
                 slot[0] += 1
+                slot[3].add(blocks[i].section)
                 pool = _POOL.match(sf)       # '1xH100' is written with its count, canonical 'H100'
                 if pool:
                     slot[2].add(int(pool.group(1)))
@@ -485,7 +486,10 @@ class Scopes:
             total = sum(v[0] for v in vals.values())
             best = max(vals.values(), key=lambda v: v[0])
             # '1xH100' and '4xH100' are two setups of one GPU type, not one
-            if best[0] >= _DOMINANT_MIN and best[0] >= _DOMINANT_SHARE * total and len(best[2]) <= 1:
+            # ... and named in more than one section: a section about it ('## Apple Silicon Achieves
+            # Tier 1 Status') names it in its heading and its text, and is about no measurement
+            if best[0] >= _DOMINANT_MIN and best[0] >= _DOMINANT_SHARE * total and len(best[2]) <= 1 \
+                    and (len(best[3]) > 1 or len(self.doc.sections) <= 1):
                 out.append(best[1])
         return out
 

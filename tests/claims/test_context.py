@@ -318,3 +318,15 @@ def test_a_column_header_naming_one_of_several_gpus_conditions_its_own_column():
     hw = {c.surface: c.conditions["hardware"].value for c in extract(text, "t.md") if "hardware" in c.conditions}
     assert (hw["159 tok/s"], hw["140.27 tok/s"], hw["19 tok/s"]) == ("RTX 4090", "RTX 3090", "RTX 4060")
     assert (hw["2,400 tok/s"], hw["1,500 tok/s"]) == ("H100", "A100")
+
+
+def test_hardware_named_only_in_a_section_about_it_is_no_setup_of_the_post():
+    from claims.api import extract
+    text = ("# Julia 1.9 highlights\n\n## Load times\n\n| package | TTFX [s] |\n| --- | --- |\n| CSV | 11.66 |\n\n"
+            "## Apple Silicon Achieves Tier 1 Status\n\nCI is now established for Apple Silicon.\n")
+    (c,) = [c for c in extract(text, "t.md") if c.surface == "11.66"]
+    assert "hardware" not in c.conditions
+    # named across the post's sections, it is the post's machine
+    text2 = text.replace("## Load times\n", "## Load times\n\nAll runs on Apple Silicon (M2 Max).\n")
+    (c2,) = [c for c in extract(text2, "t.md") if c.surface == "11.66"]
+    assert c2.conditions["hardware"].value
