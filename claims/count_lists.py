@@ -34,6 +34,13 @@ def _noun_kind(text: str) -> Optional[str]:
     return None
 
 
+def _kind_words(piece: str) -> bool:
+    """Common English words in lower case ('enhancements', 'bug fixes'): a kind of item, not one."""
+    from .names import is_english
+    words = piece.split()
+    return bool(words) and all(w.islower() and (is_english(w) or is_english(w.rstrip("s"))) for w in words)
+
+
 def paren_enumeration(doc, c, counts_in, known) -> Optional[CountStatement]:
     """A count followed by its own parenthesised list: '5 个（b10327–b10331）',
     '2 个（v1.97.0-rc.1 / v1.94.2）', 'three regressions (#101, #102)', '约 8 个 issue（A、B 等）'.
@@ -109,6 +116,8 @@ def paren_enumeration(doc, c, counts_in, known) -> Optional[CountStatement]:
         items = sure + other
         what = {"issue": "issues", "pr": "PRs", "release": "releases"}.get(noun, "listed")
         reading = Reading(what, items, len(sure), UNBOUNDED if partial else len(items))
+    elif len(names) >= 2 and all(_kind_words(it.surface) for it in names):
+        return None         # '15 issues (enhancements and bug fixes)': the kinds counted, not the items
     elif len(names) >= 2:
         reading = Reading("listed", names, len(names), UNBOUNDED if partial else len(names))
         items = names
