@@ -63,7 +63,13 @@ def _mentions(item: str, body_index: dict, body_lines: dict) -> list:
 
 
 def _header_blocks(doc) -> list:
-    return [bi for bi, b in enumerate(doc.blocks) if b.role == "header" and b.kind in ("paragraph", "bullet", "heading")]
+    # a paragraph written as a pipe row ('| [dtyq/magic](…) | 2112 | PHP | … (A + B + C) |') is a
+    # table row that blank lines tore from its table, not the header's prose listing the items
+    return [bi for bi, b in enumerate(doc.blocks) if b.role == "header" and b.kind in ("paragraph", "bullet", "heading")
+            and not (b.kind == "paragraph" and _PIPE_ROW.match(b.text))]
+
+
+_PIPE_ROW = compile_re(r"\s{0,3}\|[^\n]*\|\s*$")
 
 
 def listed_items(doc, claims: list) -> list:
