@@ -1070,11 +1070,12 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
     by_block = claims_by_block(claims)
     ratios = _tables.ratio_columns(doc, by_block) + _tables.group_ratios(doc, by_block)
     stated_cells = {d.stated.start for d in ratios if d.stated is not None}
+    changes = _tables.change_columns(doc, by_block)
+    changed = {d.stated.start for d in changes}     # a change read in its own row is not read again
     out += (ratios + [d for d in _tables.baseline_row_ratios(doc, by_block)
                       if d.stated is not None and d.stated.start not in stated_cells]
-            + (changes := _tables.change_columns(doc, by_block)) + _tables.change_rows(doc, by_block)
-            + [d for d in _tables.baseline_row_changes(doc, by_block)
-               if d.stated.start not in {c.stated.start for c in changes}]
+            + changes + _tables.change_rows(doc, by_block)
+            + [d for d in _tables.baseline_row_changes(doc, by_block) if d.stated.start not in changed]
             + _tables.row_totals(doc, by_block) + _tables.caption_totals(doc, by_block)
             + _tables.section_totals(doc, by_block)
             + _tables.baseline_row_shares(doc, by_block) + _tables.row_rates(doc, by_block)

@@ -35,14 +35,15 @@ _CELL_NUM = compile_re(r"\s*(?:\*\*)?\s*(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)\s*(?P<u
 _CELL_RATIO = compile_re(r"\s*(?:\*\*)?\s*[~约≈]?\s*\d+(?:\.\d+)?\s*(?:×|x|X|倍)\s*(?:\*\*)?\s*")
 # a signed percent change cell: '**\+11.5%**', '−10.5%', '-16.94% (即降低了约17%)'
 # ... after a mark ('✅ 57% faster', '🤯 20% less') and before the word saying which way it goes
-_CELL_CHANGE = compile_re(r"\s*(?:[^\w\s%+＋\-−–.*|（(]{1,3}\s*)?(?:\*\*)?\s*(?P<sign>\\?[+＋]|[-−–])?\s*\d+(?:\.\d+)?\s*%\s*"
-                          r"(?:\*\*)?(?:\s*(?P<word>faster|slower|better|worse|more|less|fewer|smaller|larger|bigger|"
-                          r"higher|lower|快|慢|更快|更慢|增加|减少|提升|下降|降低)(?![A-Za-z]))?(?:\s*\*\*)?"
-                          r"(?:\s*[（(][^）)]{0,40}[）)])?\s*", re.IGNORECASE)
-_UP_WORDS = ("more", "larger", "bigger", "higher", "增加", "提升")
-_DOWN_WORDS = ("less", "fewer", "smaller", "lower", "减少", "下降", "降低")
-_BETTER_WORDS = ("faster", "better", "快", "更快")
-_WORSE_WORDS = ("slower", "worse", "慢", "更慢")
+# (derivations.yaml tables.change_cell_words)
+@lru_cache(maxsize=None)
+def _change_cell():
+    words = load("derivations.yaml")["tables"]["change_cell_words"]
+    alts = alternation([w for ws in words.values() for w in ws])
+    return compile_re(r"\s*(?:[^\w\s%+＋\-−–.*|（(]{1,3}\s*)?(?:\*\*)?\s*(?P<sign>\\?[+＋]|[-−–])?\s*\d+(?:\.\d+)?\s*%\s*"
+                      r"(?:\*\*)?(?:\s*(?P<word>WORDS)(?![A-Za-z]))?(?:\s*\*\*)?"
+                      r"(?:\s*[（(][^）)]{0,40}[）)])?\s*".replace("WORDS", alts), re.IGNORECASE), \
+        {k: tuple(w.lower() for w in ws) for k, ws in words.items()}
 
 
 def cell_direction(m) -> tuple:
@@ -51,14 +52,10 @@ def cell_direction(m) -> tuple:
     sign, word = m.group("sign"), (m.group("word") or "").lower()
     if sign is not None:
         return (1 if sign.endswith(("+", "＋")) else -1), False
-    if word in _UP_WORDS:
-        return 1, False
-    if word in _DOWN_WORDS:
-        return -1, False
-    if word in _BETTER_WORDS:
-        return 1, True
-    if word in _WORSE_WORDS:
-        return -1, True
+    words = _change_cell()[1]
+    for key, way, of_speed in (("up", 1, False), ("down", -1, False), ("better", 1, True), ("worse", -1, True)):
+        if word in words[key]:
+            return way, of_speed
     return 0, False
 
 
@@ -403,7 +400,7 @@ def baseline_row_changes(doc, by_block) -> list:
         columns = [c.column for c in t.header if 1 <= c.column != k]
         for i, cells in enumerate(grid):
             z = cells.get(k)
-            m = _CELL_CHANGE.fullmatch(z.text) if z is not None and i != b else None
+            m = _change_cell()[0].fullmatch(z.text) if z is not None and i != b else None
             if m is None:
                 continue
             fz = cell_figure(doc, z, by_block, "percent")
@@ -501,7 +498,7 @@ def change_columns(doc, by_block) -> list:
             cells = {c.column: c for c in row.cells}
             for k in sorted(changes):
                 z = cells.get(k)
-                m = _CELL_CHANGE.fullmatch(z.text) if z is not None else None
+                m = _change_cell()[0].fullmatch(z.text) if z is not None else None
                 if m is None:
                     continue
                 before = [j for j in plain if j < k][-2:]
@@ -593,7 +590,7 @@ def change_rows(doc, by_block) -> list:
                     if d is not None:
                         out.append(d)
                     continue
-                m = _CELL_CHANGE.fullmatch(z.text)
+                m = _change_cell()[0].fullmatch(z.text)
                 ua, ub = _written_unit(a), _written_unit(b)
                 if m is None or ua is None or ua != ub or ua == "%":
                     continue
@@ -1599,14 +1596,16 @@ def _is_change(vals) -> bool:
 
 
 # the sentence sets rows aside: '20-80% higher (except Phi & Qwen where TensorRT wins)', '除了 Qwen'
-_EXCEPT_BEFORE = compile_re(r"(?:(?<![A-Za-z])(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from|aside\s+from|save\s+for)"
-                            r"|除了?|不含|不包括|排除)[^。；;,，.!?()（）\n]{0,30}$", re.IGNORECASE)
+@lru_cache(maxsize=None)
+def _except_before():
+    words = load("derivations.yaml")["tables"]["except_before"]
+    return compile_re(r"(?<![A-Za-z])(?:%s)[^。；;,，.!?()（）\n]{0,30}$" % alternation(words), re.IGNORECASE)
 
 
 def _not_excepted(text, lo, labels, ments) -> list:
     """The mentions a range speaks of: those the sentence sets aside ('except Phi & Qwen') name
     the rows it does not, so it speaks of the others."""
-    out = [m for m in ments if not _EXCEPT_BEFORE.search(text, max(lo, m[1] - 40), m[1])]
+    out = [m for m in ments if not _except_before().search(text, max(lo, m[1] - 40), m[1])]
     if out or not ments:
         return out
     gone = {lab.index for lab, _, _ in ments}

@@ -312,10 +312,6 @@ def _test_interval(ctx, a, c):
 _LEAD = compile_re(r"^\s{0,4}(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__)?")
 
 
-_GROWTH = compile_re(r"增长|增加|翻倍|翻番|(?<![A-Za-z])(?:grew|grow(?:s|n|th)?|tripled|doubled|quadrupled)(?![A-Za-z])",
-                     re.IGNORECASE)
-
-
 def _test_market(ctx, a, c):
     # a sales, revenue or growth figure of a news item ('销量 … 同比增长 9 倍', 'revenue grew 3x'),
     # or a growth clause of a sentence about one ('ARR 已超过 3 亿美元，两年内增长三倍')
@@ -325,7 +321,8 @@ def _test_market(ctx, a, c):
     clause = a.clause_text()
     if rx.search(clause):
         return True
-    return bool(_GROWTH.search(clause) and not _PERF_WORD.search(clause) and rx.search(a.sentence_text()))
+    return bool(ctx["rx"]["growth"].search(clause) and not _PERF_WORD.search(clause)
+                and rx.search(a.sentence_text()))
 
 
 def _test_capacity(ctx, a, c):
