@@ -438,3 +438,71 @@ def heading_counts(doc, counts: list) -> list:
         if cands and not any(r.what == "subsections" for r in present_under(doc, k)):
             out.append(enum_statement(doc, c, cands, "section"))
     return out
+
+
+_INTRO_TAIL = compile_re(r"[\s:：*_#]+$")
+_CJK_RUN = compile_re(r"\s{0,2}([\u4e00-\u9fff]{2,6})")
+
+
+def _count_nouns(doc, c) -> list:
+    """[(noun, where it ends)] a count may be of: the plural noun it was read with ('six
+    tested queries'), or the Chinese words after its classifier, whose end is not written
+    ('4 个场景均在…': '场景', '场景均', …)."""
+    words = c.surface.split()
+    if len(words) >= 2 and words[-1].isalpha() and words[-1].isascii():
+        return [(words[-1].lower(), c.end)]
+    m = _CJK_RUN.match(doc.text, c.end)
+    if m is None or c.surface[-1:].isascii():
+        return []
+    run = m.group(1)
+    return [(run[:k], m.start(1) + k) for k in range(2, len(run) + 1)]
+
+
+def _intro_names(text: str, noun: str) -> bool:
+    """Does a list's introducing line name the noun ('**Test queries**:' for 'queries',
+    '测试场景：' for '场景')?"""
+    head = _INTRO_TAIL.sub("", plain(text))
+    if noun.isascii():
+        last = head.split()[-1].lower() if head.split() else ""
+        return last == noun
+    return head.endswith(noun)
+
+
+def back_references(doc, counts: list, taken: set) -> list:
+    """A count that points back at the one list the document introduces with its noun:
+    'These six tested queries' or 'over all 6 different queries' after '**Test queries**:' and
+    its five bullets, '上述 4 个场景' after '测试场景：'.  A count narrowed to a part ('the two
+    queries that regressed', '其中 2 个') or a noun two lists are introduced with counts no list."""
+    if not doc.items:
+        return []
+    v = vocab()
+    lists = {}
+    for it in doc.items:
+        if it.intro is not None:
+            lists.setdefault(it.intro, []).append(it)
+    out = []
+    for c in counts:
+        if (c.start, c.end) in taken or c.approx or c.bound:
+            continue
+        b = doc.blocks[c.block]
+        if not v["back_to_list"].search(doc.text, max(b.start, c.start - 24), c.start):
+            continue
+        earlier = [bi for bi in lists if bi != c.block and doc.blocks[bi].start < c.start]
+        named, after = [], None
+        for noun, end in _count_nouns(doc, c):
+            named = [bi for bi in earlier if _intro_names(doc.blocks[bi].text, noun)]
+            if named:
+                after = end
+                break
+        if len(named) != 1:
+            continue        # no list, or two lists of that noun: which one is meant is not said
+        if v["narrowed"].match(doc.text, after, min(b.end, after + 24)):
+            continue
+        its = _list_run(doc, lists, named[0])
+        top = min(it.depth for it in its)
+        tops = [doc.blocks[it.block] for it in its if it.depth == top]
+        if len(tops) < 2:
+            continue
+        out.append(enum_statement(doc, c, [Reading("list items", [Item(x.line, x.text[:40]) for x in tops],
+                                                   len(tops), len(tops))], "list_back"))
+    return out

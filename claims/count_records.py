@@ -33,7 +33,7 @@ class Reading:
 class CountStatement:
     """A declared count and the readings of what it counts."""
     what: str                  # 'section' | 'summary' | 'summary_part' | 'header' | 'table'
-    #                            | 'enumeration' | 'list_intro' | 'closed'
+    #                            | 'enumeration' | 'list_intro' | 'list_back' | 'closed'
     line: int
     col: int
     start: int

@@ -64,6 +64,8 @@ def vocab():
         "not_name_end": compile_re(d["zh_not_name_end"]),
         "not_declared_before": compile_re(d["not_declared_before"]),
         "prose_chars": compile_re(d["zh_prose_chars"]),
+        "back_to_list": compile_re(d["back_to_list_before"], re.IGNORECASE),
+        "narrowed": compile_re(d["back_to_list_narrowed"]),
     }
 
 
