@@ -10,7 +10,7 @@ from typing import Optional
 
 from .count_records import UNBOUNDED, CountStatement, Item, Reading
 from .count_targets import present_under
-from .count_words import (NOUN_GAP, enumeration_split, paren_after, plain, refs_between, short_name,
+from .count_words import (NOUN_GAP, section_end, enumeration_split, paren_after, plain, refs_between, short_name,
                           strip_brackets, to_int, top_split, vocab)
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
@@ -442,17 +442,23 @@ def heading_counts(doc, counts: list) -> list:
 
 _INTRO_TAIL = compile_re(r"[\s:：*_#]+$")
 _CJK_RUN = compile_re(r"\s{0,2}([\u4e00-\u9fff]{2,6})")
+_ASCII_NOUN = compile_re(r"\s{0,2}([A-Za-z][A-Za-z-]{1,20})(?![A-Za-z])")
 
 
 def _count_nouns(doc, c) -> list:
     """[(noun, where it ends)] a count may be of: the plural noun it was read with ('six
     tested queries'), or the Chinese words after its classifier, whose end is not written
-    ('4 个场景均在…': '场景', '场景均', …)."""
+    ('4 个场景均在…': '场景', '场景均', …) or the English word after it ('5 个 PR')."""
     words = c.surface.split()
     if len(words) >= 2 and words[-1].isalpha() and words[-1].isascii():
         return [(words[-1].lower(), c.end)]
+    if c.surface[-1:].isascii():
+        return []
+    m = _ASCII_NOUN.match(doc.text, c.end)
+    if m:
+        return [(m.group(1).lower(), m.end())]       # '5 个 PR', '3 个 Issue'
     m = _CJK_RUN.match(doc.text, c.end)
-    if m is None or c.surface[-1:].isascii():
+    if m is None:
         return []
     run = m.group(1)
     return [(run[:k], m.start(1) + k) for k in range(2, len(run) + 1)]
@@ -503,6 +509,59 @@ def back_references(doc, counts: list, taken: set) -> list:
         tops = [doc.blocks[it.block] for it in its if it.depth == top]
         if len(tops) < 2:
             continue
+        out.append(enum_statement(doc, c, [Reading("list items", [Item(x.line, x.text[:40]) for x in tops],
+                                                   len(tops), len(tops))], "list_back"))
+    return out
+
+
+def _heading_names(title: str, noun: str) -> bool:
+    """Does a sub-section heading name the noun ('Issues Closed' for 'issues', '修复 PR' for 'PR')?"""
+    t = plain(title)
+    if noun.isascii():
+        return noun in t.lower().split()
+    return noun in t
+
+
+def own_subsections(doc, counts: list, taken: set) -> list:
+    """A count in a section's opening text against the one sub-section of that section whose
+    heading names its noun: 'We closed a total of 39 issues … through 12 pull requests' over
+    '## Issues Closed' and '## Pull Requests' and their lists.  A sub-section headed as a
+    selection ('## Notable issues', '## 部分 PR') lists only some of them."""
+    if not doc.sections:
+        return []
+    v = vocab()
+    out = []
+    for c in counts:
+        if (c.start, c.end) in taken or c.approx or c.bound:
+            continue
+        # the innermost section whose opening text (before its first sub-section) holds the count
+        k = next((i for i in range(len(doc.sections) - 1, -1, -1)
+                  if doc.sections[i].line < c.line <= section_end(doc, i)), None)
+        if k is None:       # before the first section: the document's own opening text
+            subs = list(enumerate(doc.sections))
+        else:
+            s, end = doc.sections[k], section_end(doc, k)
+            subs = [(i, t) for i, t in enumerate(doc.sections) if s.line < t.line <= end and t.level > s.level]
+        if not subs or subs[0][1].line < c.line:
+            continue
+        top = min(t.level for _, t in subs)
+        subs = [(i, t) for i, t in subs if t.level == top]
+        named = []
+        for noun, _ in _count_nouns(doc, c):
+            named = [(i, t) for i, t in subs if _heading_names(t.title, noun)]
+            if named:
+                break
+        if len(named) != 1 or v["partial_heading"].search(plain(named[0][1].title)):
+            continue
+        i, t = named[0]
+        last = section_end(doc, i)
+        under = [it for it in doc.items if t.line < doc.blocks[it.block].line <= last]
+        if not under:
+            continue
+        # the list right under the heading ('The following individuals contributed…' and its
+        # list of names after it is another list)
+        first = under[0].list_id
+        tops = [doc.blocks[it.block] for it in under if it.list_id == first and it.depth == under[0].depth]
         out.append(enum_statement(doc, c, [Reading("list items", [Item(x.line, x.text[:40]) for x in tops],
                                                    len(tops), len(tops))], "list_back"))
     return out

@@ -66,6 +66,7 @@ def vocab():
         "prose_chars": compile_re(d["zh_prose_chars"]),
         "back_to_list": compile_re(d["back_to_list_before"], re.IGNORECASE),
         "narrowed": compile_re(d["back_to_list_narrowed"]),
+        "partial_heading": compile_re(d["partial_heading"]),
     }
 
 
