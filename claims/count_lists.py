@@ -10,7 +10,7 @@ from typing import Optional
 
 from .count_records import UNBOUNDED, CountStatement, Item, Reading
 from .count_targets import present_under
-from .count_words import (NOUN_GAP, section_end, enumeration_split, paren_after, plain, refs_between, short_name,
+from .count_words import (EMOJI, NOUN_GAP, section_end, enumeration_split, paren_after, plain, refs_between, short_name,
                           strip_brackets, to_int, top_split, vocab)
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
@@ -564,4 +564,67 @@ def own_subsections(doc, counts: list, taken: set) -> list:
         tops = [doc.blocks[it.block] for it in under if it.list_id == first and it.depth == under[0].depth]
         out.append(enum_statement(doc, c, [Reading("list items", [Item(x.line, x.text[:40]) for x in tops],
                                                    len(tops), len(tops))], "list_back"))
+    return out
+
+
+# a table cell or list item that is only a count and what it counts: '10+ Cookbook Recipes',
+# '4 New Examples', '12 项新特性'
+_COUNT_CELL = compile_re(r"^(?P<n>\d{1,4})(?P<plus>\+)?\s{0,2}(?:个|项|条|款|种)?\s{0,2}"
+                         r"(?P<phrase>[A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\u9fff &/-]{1,60})$")
+_NEW = compile_re(r"^(?:new|新增|新)\s{0,2}", re.IGNORECASE)
+
+
+def _title_key(t: str) -> str:
+    t = EMOJI.sub("", plain(t)).strip(" :：-—").lower()
+    return _NEW.sub("", t).strip()
+
+
+def headed_counts(doc, taken: set) -> list:
+    """A summary cell or bullet that is a count of what one section is headed by: '| 10+
+    Cookbook Recipes | …' over '## 📖 New Cookbook Recipes' and its nine bullets, '- 12 项新特性'
+    over '## 新特性'.  The section's first list (or, without one, its first table's rows) is
+    what it counts; a phrase no heading or two headings name counts nothing here."""
+    if not doc.sections:
+        return []
+    places = [(c.start, c.end, c.line, c.col, c.text) for t in doc.tables for r in t.rows for c in r.cells[:1]]
+    for it in doc.items:
+        b = doc.blocks[it.block]
+        places.append((b.start, b.end, b.line, 1 + b.start - doc.line_starts[b.line - 1], b.text))
+    heads = {}
+    for k, s in enumerate(doc.sections):
+        heads.setdefault(_title_key(s.title), []).append(k)
+    out = []
+    for start, end, line, col, text in places:
+        t = plain(text)
+        m = _COUNT_CELL.match(t)
+        if m is None:
+            continue
+        ks = heads.get(_title_key(m.group("phrase")))
+        if not ks or len(ks) != 1 or doc.sections[ks[0]].line <= line <= section_end(doc, ks[0]):
+            continue
+        k = ks[0]
+        s, last = doc.sections[k], section_end(doc, k)
+        under = [it for it in doc.items if s.line < doc.blocks[it.block].line <= last]
+        if under:
+            first = under[0].list_id
+            got = [(doc.blocks[it.block].line, doc.blocks[it.block].text) for it in under
+                   if it.list_id == first and it.depth == under[0].depth]
+            what = "list items"
+        else:
+            tables = [tb for tb in doc.tables if s.line < tb.line <= last]
+            if not tables:
+                continue
+            got = [(r.line, next((x.text for x in r.cells if x.text), "")) for r in tables[0].rows]
+            what = "table rows"
+        if not got:
+            continue
+        at = text.find(m.group("n"))
+        surface = t[:m.end("phrase")]
+        s0 = start + max(at, 0)
+        if any(a == s0 for a, _ in taken):
+            continue        # read already as a count of its own ('5 项' over '## 新特性')
+        n = int(m.group("n"))
+        out.append(CountStatement("list_back", line, col + max(at, 0), s0, s0 + len(surface), surface, n,
+                                  bound="ge" if m.group("plus") else None,
+                                  readings=[Reading(what, [Item(ln, x[:40]) for ln, x in got], len(got), len(got))]))
     return out

@@ -25,7 +25,7 @@ Where more than one reading is reasonable (linked references only, or also the b
 from __future__ import annotations
 
 from .count_claims import count_claims, merge_counts
-from .count_lists import back_references, heading_counts, own_subsections, list_intros, named_after, named_before, paren_enumeration
+from .count_lists import back_references, headed_counts, heading_counts, own_subsections, list_intros, named_after, named_before, paren_enumeration
 from .count_records import CountStatement, Counts, Item, ListedItem, Reading
 from .count_targets import header_counts, known_kinds, section_counts, stat_counts, summary_counts, table_counts
 from .count_lists import TIME_AFTER
@@ -82,6 +82,8 @@ def read(doc, claims: list) -> Counts:
     st += back_references(doc, counts, taken)
     taken |= {(x.start, x.end) for x in st}
     st += own_subsections(doc, counts, taken)
+    taken |= {(x.start, x.end) for x in st}
+    st += headed_counts(doc, taken)
     # '120 个稳态 step 的 A/B 结果：' over five metric rows, '`medium` 10,318 个、`low` 132 个': a
     # count many times what is listed beside it is a quantity of something else, not a miscount
     st = [x for x in st if not (x.what in ("enumeration", "list_intro", "list_back") and x.readings and x.value >= _FAR_COUNT
