@@ -39,7 +39,7 @@ ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section ent
 
 # what can support one spelling against the other, strongest first (a rule's `support`
 # param gives the message's phrase for each)
-BASES = ("vocabulary", "checkpoint", "title", "doubled", "dictionary", "majority", "tie")
+BASES = ("vocabulary", "checkpoint", "size", "title", "doubled", "dictionary", "majority", "tie")
 
 
 def _phrase(rule, ctx, basis: str, values: dict) -> str:
@@ -253,6 +253,26 @@ def _doubled_last_digit(short, long) -> bool:
     return (before != "" and before in "-_ ") or (before.isalpha() and ts[-3:-2].isalpha())
 
 
+_SIZE_UNITS = "bBmMtT"
+
+
+def _size_unit_dropped(short, long) -> bool:
+    """'CodeLlama-34' beside 'CodeLlama-34B': a model's size written without its unit letter
+    is the same model, not a variant (as 'GPT-4o' is of 'GPT-4').  The short name ends in a
+    separator and a size of two digits or more ('Llama-70'), or in a size after an earlier
+    generation ('Llama2-7'); 'Llama-3' beside 'Llama-3B' may be a generation and a size."""
+    ts, tl = short.spelling, long.spelling
+    if len(tl) != len(ts) + 1 or not tl.startswith(ts) or tl[-1] not in _SIZE_UNITS:
+        return False
+    k = len(ts)
+    while k > 0 and ts[k - 1].isdigit():
+        k -= 1
+    size, head = ts[k:], ts[:k]
+    if not size or not head or head[-1] not in "-_ ":
+        return False
+    return len(size) >= 2 or any(ch.isdigit() for ch in head)
+
+
 # ---------------------------------------------------------------- pairs
 
 class _Finding:
@@ -278,6 +298,8 @@ def _judge_pair(a, b, d, p, known):
         if len(long.names) > len(short.names) or len(long.names) > int(p["max_rare"]):
             return None         # written as often as the other: a name of its own
         return _Finding(long, short, "doubled", d)
+    if _size_unit_dropped(short, long):
+        return _Finding(short, long, "size", d)
     if a.form.digits != b.form.digits or _extends(a.flat, b.flat):
         return None
     if _listed_together(a, b):
