@@ -352,6 +352,22 @@ _BACK_REFERENCE = compile_re(r"(?:这|这些|那些|上述|以上|前述|前面�
 _CODE_NAME = compile_re(r"`[^`\n]{1,60}`")
 
 
+_WORDISH = compile_re(r"[A-Za-z\u4e00-\u9fff]")
+
+
+def _aside(text: str, lo: int, c, hi: int) -> bool:
+    """A count in a parenthesis that the sentence goes on after ('The OpenClaw-derived cluster
+    (13 repos) continues to mature with a clear pattern:'): it sizes the noun before it, and
+    the colon introduces what the sentence goes on to say.  'Key problems (3):' counts the list."""
+    op = max(text.rfind("(", lo, c.start), text.rfind("（", lo, c.start))
+    if op < 0 or max(text.rfind(")", op, c.start), text.rfind("）", op, c.start)) >= 0:
+        return False
+    cl = [k for k in (text.find(")", c.end, hi), text.find("）", c.end, hi)) if k >= 0]
+    if not cl:
+        return False
+    return bool(_WORDISH.search(text, min(cl) + 1, hi))
+
+
 def list_intros(doc, counts: list) -> list:
     """A sentence that ends with a colon and counts the list right after it: 'The four
     strategies compared:', 'results in three significant problems:'."""
@@ -383,6 +399,8 @@ def list_intros(doc, counts: list) -> list:
             continue        # '这两种技术共同…：' counts the two things just described
         if not _counts_the_list(doc.text[c.end:b.end]):
             continue        # 'two models on the following setups:': the list is of something else
+        if _aside(doc.text, tail_start, c, b.end):
+            continue        # 'The cluster (13 repos) continues to mature with a clear pattern:' sizes the cluster
         if _WHERE_BEFORE.search(doc.text[max(b.start, c.start - 8):c.start]) and \
                 _WHERE_AFTER.search(doc.text, c.start, min(b.end, c.end + 8)):
             continue        # '在两个平台上用 nsys 抓了…：' counts where it was done, not what follows

@@ -20,6 +20,8 @@ that holds names the nature.  The words are data: claims/data/nature.yaml.
 """
 from __future__ import annotations
 
+import bisect
+
 import re
 from functools import lru_cache
 
@@ -27,6 +29,7 @@ from ._data import load
 from .entities import guarded
 from .scopes import bounds
 from .structure import CLAUSE_END, SENT_END
+from .names import quoted_titles
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 
 # words that say what was measured: a latency or duration next to one of them is a result
@@ -135,6 +138,12 @@ def _test_quote(ctx, a, c):
     if b.table is not None and b.table in ctx["catalogue"]:
         return True
     if b.quoted and _quotes_a_source(ctx["doc"], c.block):
+        return True
+    # a figure in a quoted issue or PR title ('fix(app): shorten … transition to 160ms (#48702)')
+    # is its author's, as the title is
+    titles = ctx["titles"]
+    k = bisect.bisect_right(titles, (c.start, float("inf"))) - 1
+    if k >= 0 and titles[k][0] <= c.start < titles[k][1]:
         return True
     return _in_title_quote(a, ctx["rx"])
 
@@ -368,7 +377,8 @@ def classify(doc, claims, around=None) -> None:
     for it in doc.items:
         first_item.setdefault(it.list_id, it.block)
     ctx = {"doc": doc, "rx": _rx(), "catalogue": _catalogue_tables(doc), "changelog": _is_changelog(doc),
-           "items": {it.block: it for it in doc.items}, "first_item": first_item}
+           "items": {it.block: it for it in doc.items}, "first_item": first_item,
+           "titles": quoted_titles(doc, links=False)}
     for c in claims:
         if c.block is None:
             c.nature = "count" if c.kind == "count" else "result"

@@ -571,8 +571,29 @@ def _title_cased(a: str, b: str) -> bool:
             continue
         if x in "- " and y in "- " and not (_product_like(a) or _product_like(b)):
             continue        # 'High-concurrency' / 'High Concurrency', 'User-Defined': words joined or not
-        return False        # 'Llama-2 7B' / 'Llama-2-7B', 'SGLang-Omni' / 'SGLang Omni': one product
+        return _compound_of_word(a, b)  # 'Llama-2 7B' / 'Llama-2-7B', 'SGLang-Omni' / 'SGLang Omni': one product
     return True
+
+
+def _compound_of_word(a: str, b: str) -> bool:
+    """'OpenClaw-ecosystem' (a compound modifier: '13 OpenClaw-ecosystem projects') beside
+    'OpenClaw Ecosystem' (a heading in title case): the name is the same, and what differs is
+    an English word after it, joined by a hyphen in lower case and set apart in capitals.
+    'SGLang-Omni' / 'SGLang Omni' keep their case: one product written two ways."""
+    pa, pb = a.replace("-", " ").split(" "), b.replace("-", " ").split(" ")
+    if len(pa) != len(pb) or len(pa) < 2 or [ch for ch in a if ch in "- "] == [ch for ch in b if ch in "- "]:
+        return False
+    differs = False
+    for x, y in zip(pa, pb):
+        if x == y:
+            continue
+        if x.lower() != y.lower() or not (x.islower() or y.islower()):
+            return False
+        w = x.lower()
+        if not (_names.is_english(w) or w in _names.vocabulary()["terms"]):
+            return False
+        differs = True
+    return differs
 
 
 def _product_like(t: str) -> bool:
