@@ -186,6 +186,31 @@ def present_under(doc, k: int) -> list:
     return out
 
 
+_NOUN_OF = compile_re(r"^\s*\d+\s*(?P<noun>[A-Za-z]{2,12}|[\u4e00-\u9fff])\s*$")
+
+
+def _summed_under(doc, k: int, surface: str):
+    """'#### Remaining Work (20 points)' over bullets that each state their points ('(8 points)',
+    '(5 points)', '(7 points)'): the heading's number is their sum, not how many there are.
+    A reading 'summed' when every bullet under the heading states one amount of that noun."""
+    m = _NOUN_OF.match(surface or "")
+    if m is None:
+        return None
+    rx = re.compile(r"(?<![\w.])(\d{1,6})\s?" + re.escape(m.group("noun")) + r"(?![A-Za-z])", re.IGNORECASE)
+    s, end = doc.sections[k], section_end(doc, k)
+    bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and s.line < doc.blocks[it.block].line <= end]
+    if len(bl) < 2:
+        return None
+    amounts = []
+    for b in bl:
+        got = rx.findall(b.text)
+        if len(got) != 1:
+            return None
+        amounts.append((b, int(got[0])))
+    total = sum(n for _, n in amounts)
+    return Reading("summed", [Item(b.line, b.text[:40]) for b, _ in amounts], total, total)
+
+
 def section_counts(doc) -> list:
     out = []
     for k, s in enumerate(doc.sections):
@@ -194,6 +219,9 @@ def section_counts(doc) -> list:
         cands = present_under(doc, k)
         if not cands:
             continue
+        summed = _summed_under(doc, k, s.count_surface)
+        if summed is not None:
+            cands.append(summed)
         surface = s.count_surface or str(s.declared_count)
         col = s.count_col or max(1, doc.line_text(s.line).find(surface) + 1)
         start = doc.line_starts[s.line - 1] + col - 1

@@ -30,12 +30,13 @@ _COUNTED = {
            "bullets": "bullets", "list items": "list items", "arXiv ids": "distinct arXiv ids",
            "parts": "the parts add up to", "issues": "issues", "PRs": "PRs", "releases": "releases",
            "listed": "listed items", "named": "named items", "numbered range": "numbers in the range",
-           "closed": "items marked closed"},
+           "closed": "items marked closed", "summed": "as the sum of its items' own amounts"},
     "zh": {"entries": "条目", "subsections": "小节", "table rows": "表格行", "table columns": "表格列",
            "bullets": "列表项",
            "list items": "列表项", "arXiv ids": "不同的 arXiv 号", "parts": "各部分合计",
            "issues": " issue", "PRs": " PR", "releases": "版本", "listed": "列出的条目",
-           "named": "列出的名称", "numbered range": "区间内的编号", "closed": "标为已关闭的条目"},
+           "named": "列出的名称", "numbered range": "区间内的编号", "closed": "标为已关闭的条目",
+           "summed": "（各项自身数量之和）"},
 }
 
 # English says '1 issue', '1 entry': the counted word when exactly one item is there
