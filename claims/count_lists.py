@@ -528,7 +528,7 @@ def back_references(doc, counts: list, taken: set) -> list:
         if len(tops) < 2:
             continue
         out.append(enum_statement(doc, c, [Reading("list items", [Item(x.line, x.text[:40]) for x in tops],
-                                                   len(tops), len(tops))], "list_back"))
+                                                   len(tops), len(tops))], "list_named"))
     return out
 
 
@@ -573,28 +573,26 @@ def own_subsections(doc, counts: list, taken: set) -> list:
             continue
         i, t = named[0]
         last = section_end(doc, i)
-        under = [it for it in doc.items if t.line < doc.blocks[it.block].line <= last]
-        if not under:
+        tops = _first_list(doc, t.line, last)
+        if not tops:
             continue
-        # the list right under the heading ('The following individuals contributed…' and its
-        # list of names after it is another list)
-        first = under[0].list_id
-        tops = [doc.blocks[it.block] for it in under if it.list_id == first and it.depth == under[0].depth]
         out.append(enum_statement(doc, c, [Reading("list items", [Item(x.line, x.text[:40]) for x in tops],
-                                                   len(tops), len(tops))], "list_back"))
+                                                   len(tops), len(tops))], "list_named"))
     return out
-
-
-# a table cell or list item that is only a count and what it counts: '10+ Cookbook Recipes',
-# '4 New Examples', '12 项新特性'
-_COUNT_CELL = compile_re(r"^(?P<n>\d{1,4})(?P<plus>\+)?\s{0,2}(?:个|项|条|款|种)?\s{0,2}"
-                         r"(?P<phrase>[A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\u9fff &/-]{1,60})$")
-_NEW = compile_re(r"^(?:new|新增|新)\s{0,2}", re.IGNORECASE)
 
 
 def _title_key(t: str) -> str:
     t = EMOJI.sub("", plain(t)).strip(" :：-—").lower()
-    return _NEW.sub("", t).strip()
+    return vocab()["new_prefix"].sub("", t).strip()
+
+
+def _first_list(doc, first_line: int, last_line: int) -> list:
+    """The blocks of the first list between two lines, at its own depth: the list right under a
+    heading ('The following individuals contributed…' and its names after it are another list)."""
+    under = [it for it in doc.items if first_line < doc.blocks[it.block].line <= last_line]
+    if not under:
+        return []
+    return [doc.blocks[it.block] for it in under if it.list_id == under[0].list_id and it.depth == under[0].depth]
 
 
 def headed_counts(doc, taken: set) -> list:
@@ -604,6 +602,7 @@ def headed_counts(doc, taken: set) -> list:
     what it counts; a phrase no heading or two headings name counts nothing here."""
     if not doc.sections:
         return []
+    v = vocab()
     places = [(c.start, c.end, c.line, c.col, c.text) for t in doc.tables for r in t.rows for c in r.cells[:1]]
     for it in doc.items:
         b = doc.blocks[it.block]
@@ -614,7 +613,7 @@ def headed_counts(doc, taken: set) -> list:
     out = []
     for start, end, line, col, text in places:
         t = plain(text)
-        m = _COUNT_CELL.match(t)
+        m = v["count_cell"].match(t)
         if m is None:
             continue
         ks = heads.get(_title_key(m.group("phrase")))
@@ -622,11 +621,9 @@ def headed_counts(doc, taken: set) -> list:
             continue
         k = ks[0]
         s, last = doc.sections[k], section_end(doc, k)
-        under = [it for it in doc.items if s.line < doc.blocks[it.block].line <= last]
-        if under:
-            first = under[0].list_id
-            got = [(doc.blocks[it.block].line, doc.blocks[it.block].text) for it in under
-                   if it.list_id == first and it.depth == under[0].depth]
+        blocks = _first_list(doc, s.line, last)
+        if blocks:
+            got = [(x.line, x.text) for x in blocks]
             what = "list items"
         else:
             tables = [tb for tb in doc.tables if s.line < tb.line <= last]
@@ -642,7 +639,7 @@ def headed_counts(doc, taken: set) -> list:
         if any(a == s0 for a, _ in taken):
             continue        # read already as a count of its own ('5 项' over '## 新特性')
         n = int(m.group("n"))
-        out.append(CountStatement("list_back", line, col + max(at, 0), s0, s0 + len(surface), surface, n,
+        out.append(CountStatement("list_named", line, col + max(at, 0), s0, s0 + len(surface), surface, n,
                                   bound="ge" if m.group("plus") else None,
                                   readings=[Reading(what, [Item(ln, x[:40]) for ln, x in got], len(got), len(got))]))
     return out

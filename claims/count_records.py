@@ -33,7 +33,9 @@ class Reading:
 class CountStatement:
     """A declared count and the readings of what it counts."""
     what: str                  # 'section' | 'summary' | 'summary_part' | 'header' | 'table'
-    #                            | 'enumeration' | 'list_intro' | 'list_back' | 'closed'
+    #                            | 'enumeration' | 'list_intro' | 'list_named' | 'closed'
+    #                            ('list_named': a count of a list named elsewhere, by its intro
+    #                            or by a heading)
     line: int
     col: int
     start: int

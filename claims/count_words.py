@@ -67,6 +67,11 @@ def vocab():
         "back_to_list": compile_re(d["back_to_list_before"], re.IGNORECASE),
         "narrowed": compile_re(d["back_to_list_narrowed"]),
         "partial_heading": compile_re(d["partial_heading"]),
+        # a table cell or list item that is only a count and what it counts: '10+ Cookbook
+        # Recipes', '4 New Examples', '12 项新特性'
+        "count_cell": compile_re(r"^(?P<n>\d{1,4})(?P<plus>\+)?\s{0,2}(?:%s)?\s{0,2}"
+                                 r"(?P<phrase>[A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\u9fff &/-]{1,60})$" % cls),
+        "new_prefix": compile_re(r"^%s\s{0,2}" % d["heading_new_prefix"], re.IGNORECASE),
     }
 
 

@@ -86,7 +86,7 @@ def read(doc, claims: list) -> Counts:
     st += headed_counts(doc, taken)
     # '120 个稳态 step 的 A/B 结果：' over five metric rows, '`medium` 10,318 个、`low` 132 个': a
     # count many times what is listed beside it is a quantity of something else, not a miscount
-    st = [x for x in st if not (x.what in ("enumeration", "list_intro", "list_back") and x.readings and x.value >= _FAR_COUNT
+    st = [x for x in st if not (x.what in ("enumeration", "list_intro", "list_named") and x.readings and x.value >= _FAR_COUNT
                                 and all(x.value >= _FAR_FACTOR * max(r.high, 1) for r in x.readings))]
     st.sort(key=lambda x: (x.start, x.end))
     return Counts(statements=st, listed=listed_items(doc, claims))
