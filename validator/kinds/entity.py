@@ -571,7 +571,9 @@ def _title_cased(a: str, b: str) -> bool:
             continue
         if x in "- " and y in "- " and not (_product_like(a) or _product_like(b)):
             continue        # 'High-concurrency' / 'High Concurrency', 'User-Defined': words joined or not
-        return _compound_of_word(a, b)  # 'Llama-2 7B' / 'Llama-2-7B', 'SGLang-Omni' / 'SGLang Omni': one product
+        # 'Llama-2 7B' / 'Llama-2-7B', 'SGLang-Omni' / 'SGLang Omni': one product written two
+        # ways, unless what differs is a word joined to the name as a compound modifier
+        return _compound_of_word(a, b)
     return True
 
 
