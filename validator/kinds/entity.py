@@ -577,6 +577,14 @@ def _title_cased(a: str, b: str) -> bool:
     return True
 
 
+def _english_compound(t: str) -> bool:
+    """'Write-heavy', 'read-only', 'long-context': English words joined by hyphens, in lower
+    case after a sentence's first capital (an adjective of the prose, not a name)."""
+    parts = t.split("-")
+    return len(parts) >= 2 and all(p.isalpha() and _names.is_english(p) for p in parts) \
+        and all(p.islower() for p in parts[1:]) and parts[0][1:].islower()
+
+
 def _compound_of_word(a: str, b: str) -> bool:
     """'OpenClaw-ecosystem' (a compound modifier: '13 OpenClaw-ecosystem projects') beside
     'OpenClaw Ecosystem' (a heading in title case): the name is the same, and what differs is
@@ -674,6 +682,11 @@ class CaseVariant:
                 continue
             if all(_names.form(t.replace(" ", "")).shape == "word" for t in forms):
                 continue        # words, not names ('Realtime' / 'Real-time')
+            # 'write-heavy workloads' beside the 'WriteHeavy' preset: an English adjective and the
+            # identifier made of its words are two things; the adjective is no spelling of a name
+            forms = {t: v for t, v in forms.items() if not _english_compound(t)}
+            if len(forms) < 2:
+                continue
             if any(" " in t for t in forms) and (any(t in dn.code_words for t in forms)
                                                  or _names.is_english(key)):
                 continue        # a class of the code ('DisposableTensor'), or an English word
