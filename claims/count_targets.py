@@ -186,7 +186,7 @@ def present_under(doc, k: int) -> list:
     return out
 
 
-_NOUN_OF = compile_re(r"^\s*\d+\s*(?P<noun>[A-Za-z]{2,12}|[\u4e00-\u9fff])\s*$")
+_NOUN_OF = compile_re(r"^\s*\d+\s*(?P<noun>[A-Za-z][A-Za-z ]{0,14}[A-Za-z]|[\u4e00-\u9fff]{1,3})\s*$")
 
 
 def _summed_under(doc, k: int, surface: str):
@@ -194,8 +194,8 @@ def _summed_under(doc, k: int, surface: str):
     '(5 points)', '(7 points)'): the heading's number is their sum, not how many there are.
     A reading 'summed' when every bullet under the heading states one amount of that noun."""
     m = _NOUN_OF.match(surface or "")
-    if m is None:
-        return None
+    if m is None or not vocab()["summed_noun"].match(m.group("noun")):
+        return None         # '（6 条）' over '第 1 条 … 第 3 条': items, whose ordinals add up to nothing
     rx = re.compile(r"(?<![\w.])(\d{1,6})\s?" + re.escape(m.group("noun")) + r"(?![A-Za-z])", re.IGNORECASE)
     s, end = doc.sections[k], section_end(doc, k)
     bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and s.line < doc.blocks[it.block].line <= end]
