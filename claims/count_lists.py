@@ -612,6 +612,8 @@ def headed_counts(doc, taken: set) -> list:
         heads.setdefault(_title_key(s.title), []).append(k)
     out = []
     for start, end, line, col, text in places:
+        if not text.lstrip("*_ `")[:1].isdigit():
+            continue        # only a place that starts with its count can be one
         t = plain(text)
         m = v["count_cell"].match(t)
         if m is None:

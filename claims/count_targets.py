@@ -177,10 +177,7 @@ def present_under(doc, k: int) -> list:
         if len(cols) >= 2:
             out.append(Reading("table columns", [Item(tables[0].line, c.text[:40]) for c in cols],
                                len(cols), len(cols)))
-    # top-level bullets of the section's own text (not the packed points of its entries)
-    bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and doc.blocks[it.block].entry is None
-          and s.line < doc.blocks[it.block].line <= end]
-    bl = [b for k, b in enumerate(bl) if k == 0 or bl[k - 1].line != b.line]
+    bl = _top_bullets(doc, k)
     if bl:
         out.append(Reading("bullets", [Item(b.line, b.text[:40]) for b in bl], len(bl), len(bl)))
     return out
@@ -189,26 +186,29 @@ def present_under(doc, k: int) -> list:
 _NOUN_OF = compile_re(r"^\s*\d+\s*(?P<noun>[A-Za-z][A-Za-z ]{0,14}[A-Za-z]|[\u4e00-\u9fff]{1,3})\s*$")
 
 
-def _summed_under(doc, k: int, surface: str):
+def _summed_under(doc, bullets: list, surface: str):
     """'#### Remaining Work (20 points)' over bullets that each state their points ('(8 points)',
     '(5 points)', '(7 points)'): the heading's number is their sum, not how many there are.
     A reading 'summed' when every bullet under the heading states one amount of that noun."""
     m = _NOUN_OF.match(surface or "")
-    if m is None or not vocab()["summed_noun"].match(m.group("noun")):
+    if m is None or len(bullets) < 2 or not vocab()["summed_noun"].match(m.group("noun")):
         return None         # '（6 条）' over '第 1 条 … 第 3 条': items, whose ordinals add up to nothing
-    rx = re.compile(r"(?<![\w.])(\d{1,6})\s?" + re.escape(m.group("noun")) + r"(?![A-Za-z])", re.IGNORECASE)
-    s, end = doc.sections[k], section_end(doc, k)
-    bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and s.line < doc.blocks[it.block].line <= end]
-    if len(bl) < 2:
-        return None
-    amounts = []
-    for b in bl:
-        got = rx.findall(b.text)
+    noun, amount = m.group("noun").lower(), vocab()["amount"]
+    total = 0
+    for b in bullets:
+        got = [int(x.group("n")) for x in amount.finditer(b.text) if x.group("noun").lower() == noun]
         if len(got) != 1:
             return None
-        amounts.append((b, int(got[0])))
-    total = sum(n for _, n in amounts)
-    return Reading("summed", [Item(b.line, b.text[:40]) for b, _ in amounts], total, total)
+        total += got[0]
+    return Reading("summed", [Item(b.line, b.text[:40]) for b in bullets], total, total)
+
+
+def _top_bullets(doc, k: int) -> list:
+    """The top-level bullets of section k's own text (not the packed points of its entries)."""
+    s, end = doc.sections[k], section_end(doc, k)
+    bl = [doc.blocks[it.block] for it in doc.items if it.depth == 0 and doc.blocks[it.block].entry is None
+          and s.line < doc.blocks[it.block].line <= end]
+    return [b for i, b in enumerate(bl) if i == 0 or bl[i - 1].line != b.line]
 
 
 def section_counts(doc) -> list:
@@ -219,7 +219,7 @@ def section_counts(doc) -> list:
         cands = present_under(doc, k)
         if not cands:
             continue
-        summed = _summed_under(doc, k, s.count_surface)
+        summed = _summed_under(doc, _top_bullets(doc, k), s.count_surface)
         if summed is not None:
             cands.append(summed)
         surface = s.count_surface or str(s.declared_count)

@@ -68,6 +68,7 @@ def vocab():
         "narrowed": compile_re(d["back_to_list_narrowed"]),
         "partial_heading": compile_re(d["partial_heading"]),
         "summed_noun": compile_re(r"^%s$" % d["summed_nouns"]),
+        "amount": compile_re(r"(?<![\w.])(?P<n>\d{1,6})\s?(?P<noun>%s)(?![A-Za-z])" % d["summed_nouns"]),
         # a table cell or list item that is only a count and what it counts: '10+ Cookbook
         # Recipes', '4 New Examples', '12 项新特性'
         "count_cell": compile_re(r"^(?P<n>\d{1,4})(?P<plus>\+)?\s{0,2}(?:%s)?\s{0,2}"

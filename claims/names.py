@@ -189,7 +189,8 @@ def _mark_lists(text: str, names: list) -> None:
 def read_document(doc) -> DocumentNames:
     vocab = vocabulary()
     out = DocumentNames()
-    out.names = _names(doc, vocab)
+    titles = quoted_titles(doc)
+    out.names = _names(doc, vocab, titles)
     _mark_lists(doc.text, out.names)
     for n in out.names:
         seen = out.by_surface.get(n.surface)
@@ -202,7 +203,7 @@ def read_document(doc) -> DocumentNames:
     if out.titles:
         _mark_titled(out)
     out.joined = _joined(doc.text, out)
-    out.lowered = _lowered(doc, out)
+    out.lowered = _lowered(doc, out, titles)
     if out.lowered:
         lows = {n.surface for n in out.lowered}
         out.used_as_names = frozenset(s for s, ns in out.by_surface.items()
@@ -325,7 +326,7 @@ _LOWER_PACKAGE = compile_re(r"\binstall(?:ing|ed)?\s+$")
 _IMAGE_ALT = compile_re(r"!\[([^\]\n]*)\]")
 
 
-def _lowered(doc, out: DocumentNames) -> list:
+def _lowered(doc, out: DocumentNames, titles: list) -> list:
     """The names of ``out`` written all in lower case in the prose: a capitalised name of
     letters only that is no English word (an English word's lower case is the word)."""
     terms = vocabulary()["terms"]
@@ -336,7 +337,6 @@ def _lowered(doc, out: DocumentNames) -> list:
         return []
     rx = _lower_pattern(words)
     text, got = doc.text, []
-    titles = quoted_titles(doc)
     alts = [m.span(1) for m in _IMAGE_ALT.finditer(text)] if "![" in text else []
     for bi, b in enumerate(doc.blocks):
         if b.kind not in _RUNNING_PROSE or b.quoted:
@@ -412,12 +412,11 @@ def _unmasked(b):
         yield pos, b.end
 
 
-def _names(doc, vocab) -> list:
+def _names(doc, vocab, titles: list) -> list:
     text = doc.text
     starts = doc.line_starts
     last = len(starts) - 1
     out = []
-    titles = quoted_titles(doc)
     li = 0          # the tokens come in text order: their line is found by walking forward
     for bi, b in enumerate(doc.blocks):
         if b.kind not in _PROSE:
