@@ -472,6 +472,9 @@ def _count_nouns(doc, c) -> list:
         return [(words[-1].lower(), c.end)]
     if c.surface[-1:].isascii():
         return []
+    own = vocab()["counting_classifiers"].get(c.surface[-1:])
+    if own is not None:
+        return [(noun, c.end) for noun in own]        # '两步计算': steps, whatever they compute
     m = _ASCII_NOUN.match(doc.text, c.end)
     if m:
         return [(m.group(1).lower(), m.end())]       # '5 个 PR', '3 个 Issue'

@@ -64,6 +64,7 @@ def vocab():
         "not_name_end": compile_re(d["zh_not_name_end"]),
         "not_declared_before": compile_re(d["not_declared_before"]),
         "prose_chars": compile_re(d["zh_prose_chars"]),
+        "counting_classifiers": {k: tuple(v) for k, v in d["zh_counting_classifiers"].items()},
         "back_to_list": compile_re(d["back_to_list_before"], re.IGNORECASE),
         "narrowed": compile_re(d["back_to_list_narrowed"]),
         "partial_heading": compile_re(d["partial_heading"]),

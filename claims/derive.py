@@ -840,6 +840,11 @@ def _restated(doc, claims, by_block, out, taken, v: Vocabulary) -> list:
 
 # ---------------------------------------------------------------- a rate restated in another unit
 
+# what lies between a span and the count of a rate over it: a verb, no clause break
+# ('一秒钟生成 20 个', 'one second yields 20')
+_RATE_GAP = compile_re(r"[^，,。；;:：.!?！？\n]{1,10}")
+
+
 def _conversions(doc, claims, taken, v: Vocabulary) -> list:
     """One quantity written twice in a sentence, the second time in another unit ('60 RPM,
     i.e. 1 req/s', '减半到 60 RPM，即 0.5 req/s'): the two must be equal, or the second must be
@@ -847,8 +852,13 @@ def _conversions(doc, claims, taken, v: Vocabulary) -> list:
     text = doc.text
     out = []
     order = sorted(claims, key=lambda c: c.start)
-    for a, b in zip(order, order[1:]):
+    for k, (a, b) in enumerate(zip(order, order[1:])):
         if id(a) in taken or id(b) in taken or a.block != b.block or a.base_value is None or b.base_value is None:
+            continue
+        after = order[k + 2] if k + 2 < len(order) else None
+        if after is not None and after.block == b.block and _RATE_GAP.fullmatch(text[b.end:after.start]):
+            # '小于 50 毫秒，也就是一秒钟生成 20 个字符', '50 ms, i.e. one second yields 20 tokens':
+            # the second figure is the span of a rate the next one counts, not the first restated
             continue
         if a.unit == b.unit or (a.base_unit or "") != (b.base_unit or "") or a.kind in ("percent", "ratio", "count", "number"):
             continue

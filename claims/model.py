@@ -285,7 +285,7 @@ class Claim:
     sources: list = field(default_factory=list)      # list[Source] of the claim's entry (or document)
     role: str = "body"
     # what the figure is: result | setting | capacity | size | hypothetical | symptom | count |
-    # quote | withdrawn (claims/nature.py); only a result needs preconditions
+    # quote | withdrawn | interval | market | log (claims/nature.py); only a result needs preconditions
     nature: str = "result"
     section: Optional[str] = None      # title of the section
     entry: Optional[str] = None        # label of the entry

@@ -12,7 +12,10 @@
 - ``symptom``: a value quoted from a bug report, a user-interface or start-up delay;
 - ``count``: a number of items;
 - ``quote``: a figure inside another document's title, a catalogue of sources, a changelog;
-- ``withdrawn``: a figure the text itself says was wrong ('showed 18x but was incorrect').
+- ``withdrawn``: a figure the text itself says was wrong ('showed 18x but was incorrect');
+- ``interval``: a lifetime or the time between events, not a latency ('KV 的 P99 寿命 97 秒');
+- ``market``: a business figure of a news item (sales, revenue, prices, growth of a company);
+- ``log``: a build or test step's duration logged with its outcome ('构建全部通过：… 75.5 秒').
 
 The decision is a table of named tests (``_TESTS``), each reading the words around the
 figure through the document model (its sentence, clause, block and table); the first test
@@ -321,6 +324,31 @@ def _test_interval(ctx, a, c):
 _LEAD = compile_re(r"^\s{0,4}(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__)?")
 
 
+def _test_build_log(ctx, a, c):
+    """A build or test step's duration logged with its outcome: its sentence names the step and
+    says it passed or failed ('三条增量构建全部通过：`//:th_transformer` 75.530 秒'), or its table
+    row gives the outcome and the row, the header or the section title names the step ('| target |
+    结果 | 耗时/s |' under '## 构建及验证').  A clause that says what was measured (a latency, a
+    throughput) keeps its figure a result."""
+    if c.kind not in ("latency", "duration") or _PERF_WORD.search(a.clause_text()):
+        return False
+    rx = ctx["rx"]
+    doc = ctx["doc"]
+    b = doc.blocks[c.block]
+    if b.table is None:
+        sent = a.sentence_text()
+        return bool(rx["build_step"].search(sent) and rx["step_outcome"].search(sent))
+    t = doc.tables[b.table]
+    row = next((r for r in t.rows if r.index == b.row), None)
+    if row is None:
+        return False
+    cells = " | ".join(x.text for x in row.cells)
+    if not rx["step_outcome"].search(cells):
+        return False
+    title = doc.sections[t.section].title if t.section is not None else ""
+    return bool(rx["build_step"].search(" | ".join([cells, title, *(h.text for h in t.header)])))
+
+
 def _test_market(ctx, a, c):
     # a sales, revenue or growth figure of a news item ('销量 … 同比增长 9 倍', 'revenue grew 3x'),
     # or a growth clause of a sentence about one ('ARR 已超过 3 亿美元，两年内增长三倍')
@@ -363,6 +391,7 @@ _TESTS = (
     ("symptom", _test_symptom),
     ("setting", _test_constraint),
     ("interval", _test_interval),
+    ("log", _test_build_log),
     ("market", _test_market),
     ("capacity", _test_capacity),
 )

@@ -142,8 +142,9 @@ def _sibling_cases(parents: dict, a, b) -> bool:
 
 
 # what a figure is when it states no measured value (claims/nature.py): a plan's target, a
-# configured limit, a quoted title, a bug's symptom -- none restates or contradicts a result
-_NOT_STATED = ("hypothetical", "setting", "quote", "symptom", "withdrawn")
+# configured limit, a quoted title, a bug's symptom, a build step's logged duration -- none
+# restates or contradicts a result
+_NOT_STATED = ("hypothetical", "setting", "quote", "symptom", "withdrawn", "log")
 
 
 def _sentence_of(ctx, claim):
