@@ -502,6 +502,11 @@ def change_columns(doc, by_block) -> list:
                 if m is None:
                     continue
                 before = [j for j in plain if j < k][-2:]
+                # the two columns of the quantity the change's header names ('| v4.0 QPS | v4.0
+                # latency | v5.0 QPS | v5.0 latency | QPS improvement |'), else the two before it
+                named = _named_pair(t, k, heads + improve, changes)
+                if named != (k - 2, k - 1) and named[0] in plain and named[1] in plain:
+                    before = list(named)
                 if len(before) != 2:
                     continue
                 a, b = cells.get(before[0]), cells.get(before[1])

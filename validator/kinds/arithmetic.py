@@ -43,9 +43,10 @@ def _unit_as_written(whole) -> str:
     return s[i:].strip() or (whole.unit or "")
 
 
-def _fmt(value: float, kind: str, whole=None) -> str:
+def _fmt(value: float, kind: str, whole=None, decimals: int = 1) -> str:
     if kind in ("percent", "percentage_point"):
-        return f"{value * 100:.1f}%".replace(".0%", "%")
+        # at the stated figure's precision, so that '-2.24%' is set against '−2.19%', not '−2.2%'
+        return f"{value * 100:.{decimals}f}%".replace(".0%", "%")
     if kind == "ratio":
         return f"{value:.2f}×"
     unit = ""
@@ -75,10 +76,11 @@ def _describe(d, v, lang: str) -> str:
         elif d.form in ("sum", "row_total", "quotient", "converted", "product"):
             text = _fmt(r.point(), z.kind, z)
         else:
-            lo, hi = _fmt(r.low, z.kind), _fmt(r.high, z.kind)
+            places = max(1, z.decimals or 0)
+            lo, hi = _fmt(r.low, z.kind, decimals=places), _fmt(r.high, z.kind, decimals=places)
             # a narrow interval is only the operands' rounding: show its middle
             narrow = r.high - r.low <= 0.02 * max(abs(r.high), abs(r.low), 1e-12)
-            text = _fmt(r.point(), z.kind) if narrow else (lo if lo == hi else f"{lo}–{hi}")
+            text = _fmt(r.point(), z.kind, decimals=places) if narrow else (lo if lo == hi else f"{lo}–{hi}")
             if r.label == "change" and len(ops) == 2 and ops[0].base_value and ops[1].base_value is not None:
                 # a change has a direction: say whether the figures rise or fall
                 sign = "+" if ops[1].base_value > ops[0].base_value else "−"
