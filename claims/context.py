@@ -394,14 +394,27 @@ def _label_subject(text, c, clause_lo):
 
 # an absolute figure written as a difference ('Higher VRAM usage (4GB more)', '多出 4 GB 显存',
 # '比 A 多 120 ms'): by how much, not how much -- it restates no level and contradicts none
-_DIFF_AFTER = compile_re(r"\s{0,2}(?:more|less|fewer|higher|lower|larger|smaller|extra|additional)(?![A-Za-z])", re.IGNORECASE)
-_DIFF_BEFORE = compile_re(r"(?:多出|高出|低出|多了|少了|(?<![最至])多|(?<![最至])少)\s{0,2}(?:约|近|了)?\s{0,2}$")
 _ABSOLUTE = ("memory", "latency", "duration", "throughput", "bandwidth", "compute", "currency")
 
 
+@lru_cache(maxsize=None)
+def _difference_words():
+    """(after, before): the patterns of derivations.yaml's difference_after / difference_before."""
+    d = load("derivations.yaml")
+    alt = lambda ws: "|".join(re.escape(w) for w in sorted(set(ws), key=lambda w: (-len(w), w)))
+    after = compile_re(r"\s{0,2}(?:%s)(?![A-Za-z])" % alt(d["difference_after"]), re.IGNORECASE)
+    # a bare 多 / 少 too ('多 120 ms'), but not 最多 / 至少 (bounds)
+    before = compile_re(r"(?<![A-Za-z])(?:%s|(?<![最至])多|(?<![最至])少)\s{0,2}(?:约|近|了)?\s{0,2}$"
+                        % alt(d["difference_before"]), re.IGNORECASE)
+    return after, before
+
+
 def _difference(text, c, clause) -> bool:
-    return c.kind in _ABSOLUTE and (_DIFF_AFTER.match(text, c.end, clause[1]) is not None
-                                    or _DIFF_BEFORE.search(text, max(clause[0], c.start - 8), c.start) is not None)
+    if c.kind not in _ABSOLUTE:
+        return False
+    after, before = _difference_words()
+    return (after.match(text, c.end, clause[1]) is not None
+            or before.search(text, max(clause[0], c.start - 16), c.start) is not None)
 
 
 _AFTER_BARE = compile_re(r"[*_\s]{0,3}(?:$|[，,。;；、)）|+＋\]]|\s[+＋-]\s|\s?(?:and|与|和|及)\s)")

@@ -178,7 +178,18 @@ _TIME_IN_HEADER = compile_re(r"[(（]\s*(?:s|ms|us|μs|sec|秒|毫秒)\s*[)）]|
 
 
 def metrics_in(text: str) -> set:
-    return {name for name, rx in _metric_patterns().items() if rx.search(text)}
+    """The metrics ``text`` names, the most specific reading of each stretch: '首字延迟' and
+    'Average time to first token' name TTFT, not also the latency that their words contain."""
+    spans = {name: [m.span() for m in rx.finditer(text) if m.end() > m.start()]
+             for name, rx in _metric_patterns().items()}
+    spans = {name: sp for name, sp in spans.items() if sp}
+    if len(spans) < 2:
+        return set(spans)
+
+    def covered(a, b, name):
+        return any(n != name and any(x <= a and b <= y and (x, y) != (a, b) for x, y in sp)
+                   for n, sp in spans.items())
+    return {name for name, sp in spans.items() if not all(covered(a, b, name) for a, b in sp)}
 
 
 # ---------------------------------------------------------------- speedup and total columns
@@ -1296,6 +1307,10 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
             # only a baseline is named: the caller may take the table's other label
             return [], (base or [])
     if not base:
+        if "difference" in (z.traits or ()) and z.kind not in ("percent", "ratio"):
+            # a difference compares by itself ('在第二次测试时，首字延迟小了0.04s'): against
+            # any other label, and it holds when one reading recomputes
+            return subj, None
         before = seg[lo:z.start - seg_start]
         after = seg[z.end - seg_start:z.end - seg_start + 40]
         if not (v.compare_after.search(after) or _UNNAMED_BEFORE.search(before)):
@@ -1367,7 +1382,9 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
         if b.kind not in ("paragraph", "bullet") or b.table is not None:
             continue
         inside = claims[bisect.bisect_left(starts, s.start):bisect.bisect_left(starts, s.end)]
-        stated = [c for c in inside if c.kind in ("percent", "ratio") and id(c) not in taken_ids]
+        # a difference in the cells' unit too ('首字延迟小了0.04s' over a row of 0.41 s and 0.34 s)
+        stated = [c for c in inside if (c.kind in ("percent", "ratio") or "difference" in (c.traits or ()))
+                  and id(c) not in taken_ids]
         stated += _multiplier(doc, s, inside)
         if not stated:
             continue
@@ -1508,7 +1525,8 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
     near = seg[max(p_lo, zs - 16):min(p_hi, ze + 24)]
     # the quantity its own piece names picks the column ('TPS 下降约 8.5%': the TPS one)
     metric_words = metrics_in(seg[p_lo:p_hi]) or metric_words
-    if not (v.table_ahead.search(near) or v.table_behind.search(near) or v.gap.search(near)
+    absolute = z.kind not in ("percent", "ratio")     # a difference: the trait says it is one
+    if not (absolute or v.table_ahead.search(near) or v.table_behind.search(near) or v.gap.search(near)
             or z.kind == "ratio"):
         return None
     subj, base = _roles(v, seg, seg_start, ments, z, intro_ments)
@@ -1521,6 +1539,8 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
         return None
     if base is None:
         base = [lab for lab in labels if lab.index not in {x.index for x in subj}]
+        if not base and absolute:
+            base = subj     # a difference between the labels it names ('first run' … 'second run')
     direction, perf = _direction(v, near, z)
     measures = grid.measures(axis)
     for x in subj:
@@ -1542,6 +1562,10 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
             for mi, _, lower in measures:
                 fx, fy = grid.cell(axis, x.index, mi), grid.cell(axis, y.index, mi)
                 if fx is None or fy is None or fx.kind != fy.kind:
+                    continue
+                if absolute:
+                    if fx.kind == z.kind and fx.base_unit == z.base_unit:
+                        readings.append(Derivation(form="difference", stated=z, operands=(fx, fy)))
                     continue
                 # a time is lower-is-better whatever its row or column is called ('Total Time')
                 lower_here = lower or fx.kind in ("latency", "duration")

@@ -542,6 +542,8 @@ def _any_reading(d, approx_rel: float) -> Optional[Verdict]:
         x, y = r.operands
         if r.form == "change":      # 'A vs B，降低 27%': also the change from A to B
             v = check_change(x, y, r.stated, r.direction, approx_rel, r.inverse)
+        elif r.form == "difference":    # '小了0.04s' against any two cells of its row
+            v = check_difference(x, y, r.stated, approx_rel)
         else:
             v = check_lead(x, y, r.stated, r.direction, approx_rel, r.inverse)
         if v is not None:
@@ -608,5 +610,5 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
             return next((v for v in vs if v.ok), min(vs, key=lambda v: v.off_by) if vs else None)
         return check_ratio_column(a, b, z, approx_rel)
     if d.form == "difference":
-        return check_difference(a, b, z, approx_rel)
+        return _any_reading(d, approx_rel) if d.alternatives else check_difference(a, b, z, approx_rel)
     return None
