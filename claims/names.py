@@ -294,7 +294,14 @@ def _joined(text: str, out: DocumentNames) -> list:
         if a.block is None or a.block != b.block or a.org or b.org or b.start != a.end + 1 \
                 or text[a.end] != " ":
             continue
-        if case_key(a.surface) + case_key(b.surface) in keys:
+        key = case_key(a.surface) + case_key(b.surface)
+        if key in keys and _sentence_start(text, a.start) and is_english(a.surface.lower()) \
+                and re.search(r"(?<![A-Za-z])%s(?![A-Za-z])" % re.escape(key), text):
+            # 'Fast HTTP implementation for Go.' in the README of 'fasthttp': a name written in
+            # lower case is capitalised only where a sentence starts, and the sentence's first
+            # word is an ordinary one
+            continue
+        if key in keys:
             got.append(Name(f"{a.surface} {b.surface}", a.start, b.end, a.line, a.col, a.block))
     # a name and a version or size written apart ('LLaMA 3-8B' beside 'LLaMA3-8B'): the second
     # part starts with a digit, so it is no name token of its own

@@ -98,6 +98,18 @@ def _catalogue_tables(doc) -> set:
     return out
 
 
+def _description_columns(doc, rx) -> set:
+    """(table, column) of the description column of a listing of other projects: a table with
+    a name column and a description column ('| 项目名称 | 语言 | 项目介绍 |')."""
+    out = set()
+    for k, t in enumerate(doc.tables):
+        heads = [(c.column, c.text.strip("*_ ").strip()) for c in t.header]
+        if not any(rx["listing_name_head"].match(h) for _, h in heads):
+            continue
+        out |= {(k, col) for col, h in heads if rx["listing_description_head"].match(h)}
+    return out
+
+
 def _is_changelog(doc) -> bool:
     title = (doc.title or "").strip("# ").strip()
     if _CHANGELOG_TITLE.match(title):
@@ -140,6 +152,8 @@ def _test_quote(ctx, a, c):
         return True
     if b.table is not None and b.table in ctx["catalogue"]:
         return True
+    if b.table is not None and b.cell is not None and (b.table, b.cell) in ctx["descriptions"]:
+        return True     # a listed project's own blurb ('30秒网页部署，1分钟手机通知')
     if b.quoted and _quotes_a_source(ctx["doc"], c.block):
         return True
     # a figure in a quoted issue or PR title ('fix(app): shorten … transition to 160ms (#48702)')
@@ -405,7 +419,9 @@ def classify(doc, claims, around=None) -> None:
     first_item = {}
     for it in doc.items:
         first_item.setdefault(it.list_id, it.block)
-    ctx = {"doc": doc, "rx": _rx(), "catalogue": _catalogue_tables(doc), "changelog": _is_changelog(doc),
+    rx = _rx()
+    ctx = {"doc": doc, "rx": rx, "catalogue": _catalogue_tables(doc), "changelog": _is_changelog(doc),
+           "descriptions": _description_columns(doc, rx),
            "items": {it.block: it for it in doc.items}, "first_item": first_item,
            "titles": quoted_titles(doc, links=False)}
     for c in claims:

@@ -290,12 +290,13 @@ def _setups(doc, clean_title) -> list:
 def _fenced_names(doc, k: int) -> list:
     """The hardware and models a setup section states in a fenced block of its own body
     ('### 硬件配置' over a block of 'CPU: Model: AMD Ryzen 7 7840HS …', a pasted system report):
-    code is no block, so the section's blocks alone would not name them."""
+    code is no block, so the section's blocks alone would not name them.  An indented block
+    is read the same way ('## 测试环境' over '    CPU: 24 Cores, Intel(R) Xeon(R) …')."""
     sec = doc.sections[k]
     nxt = next((s.line for s in doc.sections[k + 1:] if s.line > sec.line), None)
     out = []
     for region in doc.code:
-        if region.kind == "fence" and region.line > sec.line and (nxt is None or region.line < nxt):
+        if region.kind in ("fence", "indented") and region.line > sec.line and (nxt is None or region.line < nxt):
             out += find_entities(doc.text, region.start, region.end, kinds=("hardware", "model"))
     return out
 
