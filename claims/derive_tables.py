@@ -1525,6 +1525,10 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
     near = seg[max(p_lo, zs - 16):min(p_hi, ze + 24)]
     # the quantity its own piece names picks the column ('TPS 下降约 8.5%': the TPS one)
     metric_words = metrics_in(seg[p_lo:p_hi]) or metric_words
+    if not ments and not metric_words:
+        # only the list's introduction names a label, and nothing names what the table
+        # measures ('Feedforward 变化为 8/3 倍的隐含层大小' under a list that names LLaMA): no reading
+        return None
     absolute = z.kind not in ("percent", "ratio")     # a difference: the trait says it is one
     if not (absolute or v.table_ahead.search(near) or v.table_behind.search(near) or v.gap.search(near)
             or z.kind == "ratio"):

@@ -333,13 +333,21 @@ _LOWER_PACKAGE = compile_re(r"\binstall(?:ing|ed)?\s+$")
 _IMAGE_ALT = compile_re(r"!\[([^\]\n]*)\]")
 
 
+def _plural_of_a_word(text: str, s: str) -> bool:
+    """A capitalised plural whose singular the text writes in lower case ('Iterators and
+    MultiGet' beside 'a new iterator'): a common noun capitalised as an API's, not a name."""
+    if len(s) < 5 or not s.endswith("s"):
+        return False
+    return re.search(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(s[:-1].lower()), text) is not None
+
+
 def _lowered(doc, out: DocumentNames, titles: list) -> list:
     """The names of ``out`` written all in lower case in the prose: a capitalised name of
     letters only that is no English word (an English word's lower case is the word)."""
     terms = vocabulary()["terms"]
     words = tuple(sorted({s.lower() for s, f in out.forms.items()
                           if not f.org and _CAPITALISED.fullmatch(s) and s.lower() not in terms
-                          and not is_english(s.lower())}))
+                          and not is_english(s.lower()) and not _plural_of_a_word(doc.text, s)}))
     if not words:
         return []
     rx = _lower_pattern(words)
