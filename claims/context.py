@@ -400,8 +400,8 @@ _ABSOLUTE = ("memory", "latency", "duration", "throughput", "bandwidth", "comput
 @lru_cache(maxsize=None)
 def _difference_words():
     """(after, before): the patterns of derivations.yaml's difference_after / difference_before."""
+    from .derive_vocab import alternation as alt
     d = load("derivations.yaml")
-    alt = lambda ws: "|".join(re.escape(w) for w in sorted(set(ws), key=lambda w: (-len(w), w)))
     after = compile_re(r"\s{0,2}(?:%s)(?![A-Za-z])" % alt(d["difference_after"]), re.IGNORECASE)
     # a bare 多 / 少 too ('多 120 ms'), but not 最多 / 至少 (bounds)
     before = compile_re(r"(?<![A-Za-z])(?:%s|(?<![最至])多|(?<![最至])少)\s{0,2}(?:约|近|了)?\s{0,2}$"
