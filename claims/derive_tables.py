@@ -1279,6 +1279,12 @@ def _baselines(v, seg, seg_start, ments, z):
     return out
 
 
+def _is_difference(z) -> bool:
+    """A figure in a quantity's own unit written as a difference ('小了0.04s', '40 ms faster'):
+    the 'difference' trait of claims/context.py; percentages and multiples are leads instead."""
+    return "difference" in (z.traits or ()) and z.kind not in ("percent", "ratio")
+
+
 def _roles(v, seg, seg_start, ments, z, intro_ments):
     """(subjects, baselines) among label mentions, read in z's clause first, then in its
     sentence: the baseline is the label named after a comparison word; the subject another
@@ -1307,7 +1313,7 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
             # only a baseline is named: the caller may take the table's other label
             return [], (base or [])
     if not base:
-        if "difference" in (z.traits or ()) and z.kind not in ("percent", "ratio"):
+        if _is_difference(z):
             # a difference compares by itself ('在第二次测试时，首字延迟小了0.04s'): against
             # any other label, and it holds when one reading recomputes
             return subj, None
@@ -1383,7 +1389,7 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
             continue
         inside = claims[bisect.bisect_left(starts, s.start):bisect.bisect_left(starts, s.end)]
         # a difference in the cells' unit too ('首字延迟小了0.04s' over a row of 0.41 s and 0.34 s)
-        stated = [c for c in inside if (c.kind in ("percent", "ratio") or "difference" in (c.traits or ()))
+        stated = [c for c in inside if (c.kind in ("percent", "ratio") or _is_difference(c))
                   and id(c) not in taken_ids]
         stated += _multiplier(doc, s, inside)
         if not stated:
@@ -1529,7 +1535,7 @@ def _lead_of(doc, v, grid, axis, labels, seg, seg_start, ments, intro_ments, z, 
         # only the list's introduction names a label, and nothing names what the table
         # measures ('Feedforward 变化为 8/3 倍的隐含层大小' under a list that names LLaMA): no reading
         return None
-    absolute = z.kind not in ("percent", "ratio")     # a difference: the trait says it is one
+    absolute = _is_difference(z)
     if not (absolute or v.table_ahead.search(near) or v.table_behind.search(near) or v.gap.search(near)
             or z.kind == "ratio"):
         return None
