@@ -150,6 +150,7 @@ def _words():
     t = d["tables"]
     return {
         "ratio_head": tuple(w.lower() for w in t["ratio_header"]),
+        "bare_ratio_head": tuple(w.lower() for w in t["bare_ratio_header"]),
         "total_head": tuple(w.lower() for w in t["total_header"]),
         "change_head": tuple(w.lower() for w in t["change_header"]),
         "change_not_derived": tuple(w.lower() for w in t["change_not_derived"]),
@@ -198,16 +199,26 @@ def ratio_columns(doc, by_block) -> list:
     """Rows of tables with a speedup column (加速比, speedup, ratio) right after two numeric
     columns of the same written unit: the stated ratio must be the larger over the smaller."""
     out = []
-    heads = _words()["ratio_head"]
+    heads, bare_heads = _words()["ratio_head"], _words()["bare_ratio_head"]
     for t in doc.tables:
         cols = [c.column for c in t.header if c.column >= 2 and any(w in c.text.lower() for w in heads)]
         pairs = {k: _named_pair(t, k, heads, cols) for k in cols}
+        bare = {k for k in cols if any(w in t.column_name(k).lower() for w in bare_heads)}
         for row in t.rows if cols else ():
             cells = {c.column: c for c in row.cells}
             for k in cols:
                 ka, kb = pairs[k]
                 z, a, b = cells.get(k), cells.get(ka), cells.get(kb)
-                if z is None or not _CELL_RATIO.fullmatch(z.text):
+                if z is None:
+                    continue
+                if not _CELL_RATIO.fullmatch(z.text):
+                    # '| 157 | 50 | 3.4 |' under '| … Latency (ms) | … Latency (ms) | Speedup |': a
+                    # speedup written as a bare number, over two cells the headers give one unit
+                    if k not in bare or _CELL_NUM.fullmatch(z.text) is None or _CELL_NUM.fullmatch(z.text).group("u"):
+                        continue
+                    d = _bare_ratio(doc, by_block, z, a, b)
+                    if d is not None:
+                        out.append(d)
                     continue
                 d = _cell_ratio(doc, by_block, z, a, b)
                 if d is not None:
@@ -224,6 +235,19 @@ def _cell_ratio(doc, by_block, z, a, b) -> Optional[Derivation]:
     fz, fa, fb = (cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block),
                   cell_figure(doc, b, by_block))
     if fz is None or fa is None or fb is None or fz.kind != "ratio":
+        return None
+    return Derivation(form="ratio_column", stated=fz, operands=(fa, fb))
+
+
+def _bare_ratio(doc, by_block, z, a, b) -> Optional[Derivation]:
+    """A bare speedup cell ``z`` over two bare cells their headers give one measured unit
+    ('Latency (ms)'): without that unit the two columns may hold anything (a batch size and a
+    sequence length)."""
+    if _written_unit(a) != "" or _written_unit(b) != "":
+        return None
+    fz, fa, fb = (cell_figure(doc, z, by_block, "ratio"), cell_figure(doc, a, by_block),
+                  cell_figure(doc, b, by_block))
+    if fz is None or fa is None or fb is None or fa.kind in ("number", "count") or not _same_dim(fa, fb):
         return None
     return Derivation(form="ratio_column", stated=fz, operands=(fa, fb))
 

@@ -190,6 +190,8 @@ def read_document(doc) -> DocumentNames:
     vocab = vocabulary()
     out = DocumentNames()
     titles = quoted_titles(doc)
+    if "《" in doc.text:
+        titles = sorted(titles + [m.span(1) for m in _WORK_TITLE.finditer(doc.text)])
     out.names = _names(doc, vocab, titles)
     _mark_lists(doc.text, out.names)
     for n in out.names:
@@ -213,6 +215,9 @@ def read_document(doc) -> DocumentNames:
     return out
 
 
+# a work's title in Chinese title marks ('《详解DeepSeekV4：…》', a podcast's, a paper's, a book's):
+# the names in it are spelled as that work spells them, not as the document does
+_WORK_TITLE = compile_re(r"《([^《》\n]{1,200})》")
 # a link whose text quotes a PR, issue or commit title: '[[PD][Nixl] Add support … #36687](https://…/pull/36687)'
 _TITLE_LINK = compile_re(r"\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]\(\s*https?://[^)\s]*/(?:pull|pulls|issues|commit|merge_requests)/[^)\s]*\)")
 _CODE_WORD = compile_re(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -277,7 +282,8 @@ def parts(t: str) -> list:
     return _SEP.split(t)
 
 
-_DIGIT_PART = compile_re(r"\d[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
+# (or with a letter or two before the digit: 'V3', 'R1', 'M2' are shorter than a name token)
+_DIGIT_PART = compile_re(r"(?:[A-Za-z]{1,2})?\d[A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*(?![A-Za-z0-9_/\\@-]|\.[A-Za-z0-9])")
 
 
 # a release number ('Sharding-JDBC 1.5.2'): the product's version, not part of its name
@@ -303,10 +309,12 @@ def _joined(text: str, out: DocumentNames) -> list:
             continue
         if key in keys:
             got.append(Name(f"{a.surface} {b.surface}", a.start, b.end, a.line, a.col, a.block))
-    # a name and a version or size written apart ('LLaMA 3-8B' beside 'LLaMA3-8B'): the second
-    # part starts with a digit, so it is no name token of its own
+    # a name and a version or size written apart ('LLaMA 3-8B' beside 'LLaMA3-8B', 'DeepSeek V3'
+    # beside 'DeepSeek-V3'): the second part starts with a digit or is too short to be a name
+    # token ('V3'), so it is no name token of its own
+    paired = {n.start for n in got}
     for a in names:
-        if a.block is None or a.org or text[a.end:a.end + 1] != " ":
+        if a.block is None or a.org or text[a.end:a.end + 1] != " " or a.start in paired:
             continue
         m = _DIGIT_PART.match(text, a.end + 1)
         if m and not _RELEASE.fullmatch(m.group()) and case_key(a.surface) + case_key(m.group()) in keys:

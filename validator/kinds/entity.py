@@ -652,13 +652,19 @@ class CaseVariant:
         dn = _names.read(ctx.analysis)
         min_len = int(rule.params["min_len"])
         groups: dict = {}       # names.case_key -> {spelling: [Name]}
+        camel: dict = {}        # 'influxDB', 'hugeCTR': lowerCamelCase, read as code unless a name's slip
         for surface, written in dn.by_surface.items():
             f = dn.forms[surface]
-            if f.org or f.file_like or len(surface) < min_len or _case_excluded(surface):
+            if f.org or f.file_like or len(surface) < min_len:
                 continue
             written = [n for n in written if not n.code and not n.quoted]
-            if written:
-                groups.setdefault(_names.case_key(surface), {})[surface] = written
+            if not written:
+                continue
+            if _case_excluded(surface):
+                if _identifier(surface) and "." not in surface:
+                    camel[surface] = written
+                continue
+            groups.setdefault(_names.case_key(surface), {})[surface] = written
         for n in dn.joined:
             g = groups.get(_names.case_key(n.surface))
             if g is not None and not _case_excluded(n.surface):
@@ -677,6 +683,18 @@ class CaseVariant:
                 yield _case_fact(rule, ctx, doc, low, written, caps[0], g[caps[0]], False,
                                  basis="lowered")
         vocab = _names.vocabulary()["accepted"]
+        for low, written in camel.items():
+            # 'influxDB' beside 'InfluxDB': the same name with its first letter lowered. A title or
+            # a sentence start capitalises a letter, never lowers one, and code is written as
+            # code; so when the capitalised spelling is the vocabulary's or the document's way
+            # (written twice as often, twice at least), the lowered one is the slip
+            key = _names.case_key(low)
+            caps = [t for t in groups.get(key, ()) if t[:1].isupper() and t[1:] == low[1:]]
+            if not caps:
+                continue
+            cap, cap_names = caps[0], groups[key][caps[0]]
+            if cap in vocab.get(key, ()) or len(cap_names) >= max(2, 2 * len(written)):
+                yield _case_fact(rule, ctx, doc, low, written, cap, cap_names, cap in vocab.get(key, ()))
         for key, forms in groups.items():
             if len(forms) < 2:
                 continue
