@@ -204,6 +204,7 @@ def ratio_columns(doc, by_block) -> list:
         cols = [c.column for c in t.header if c.column >= 2 and any(w in c.text.lower() for w in heads)]
         pairs = {k: _named_pair(t, k, heads, cols) for k in cols}
         bare = {k for k in cols if any(w in t.column_name(k).lower() for w in bare_heads)}
+        bare = {k for k in bare if _column_is_ratio(t, k, *pairs[k])}
         for row in t.rows if cols else ():
             cells = {c.column: c for c in row.cells}
             for k in cols:
@@ -237,6 +238,28 @@ def _cell_ratio(doc, by_block, z, a, b) -> Optional[Derivation]:
     if fz is None or fa is None or fb is None or fz.kind != "ratio":
         return None
     return Derivation(form="ratio_column", stated=fz, operands=(fa, fb))
+
+
+def _column_is_ratio(t, k, ka, kb) -> bool:
+    """Is bare column ``k`` the ratio of columns ``ka`` and ``kb``: do at least half of its rows
+    give the larger over the smaller within 3%?  Bare numbers under 'FT speedup' may each be
+    over a baseline column further left ('TF(ms)'): then no row fits the two columns before it,
+    and the column is not read as their ratio (a misprinted row stands out against the rest)."""
+    fit = n = 0
+    for row in t.rows:
+        cells = {c.column: c for c in row.cells}
+        got = [_bare_value(cells.get(j)) for j in (k, ka, kb)]
+        if None in got or 0 in got:
+            continue
+        z, a, b = got
+        n += 1
+        fit += abs(z - max(a, b) / min(a, b)) <= 0.03 * z
+    return n > 0 and fit * 2 >= n
+
+
+def _bare_value(cell) -> Optional[float]:
+    m = _CELL_NUM.fullmatch(cell.text) if cell is not None else None
+    return float(m.group("n").replace(",", "")) if m and not m.group("u") else None
 
 
 def _bare_ratio(doc, by_block, z, a, b) -> Optional[Derivation]:

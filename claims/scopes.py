@@ -43,7 +43,8 @@ def _rx():
     return (compile_re(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             compile_re(d["label_line"]), compile_re(d.get("intro_section") or r"(?!)"),
             guarded(d.get("other_experiment") or r"(?!)"),
-            compile_re(d.get("own_implementation") or r"(?!)"))
+            compile_re(d.get("own_implementation") or r"(?!)"),
+            compile_re(d.get("unsupported_on") or r"(?!)"))
 
 
 _PAPER_LINK = compile_re(r"arxiv\.org/|openreview\.net/|aclanthology\.org/|proceedings\.|papers\.nips", re.IGNORECASE)
@@ -401,9 +402,18 @@ class Scopes:
             # is said of one measurement
             found = self._memo[("told", id(blocks_of), k)] = [
                 x for i in blocks_of.get(k, ()) if blocks[i].kind == "paragraph" for x in self.info(i).conds
-                if x.kind in _CARRIED]
+                if x.kind in _CARRIED and not self._unsupported(blocks[i], x)]
         # the mentions are in text order: keep those before the figure, nearest last
         return [x for x in found if x.end <= c.start]
+
+    def _unsupported(self, b, x) -> bool:
+        """Does the sentence of mention ``x`` name its machine as one a feature does not run on
+        ('比如 V100 显卡就不支持 flash-attention2')?"""
+        if x.kind != "hardware":
+            return False
+        text = self.doc.text
+        lo, hi = bounds(text, b.start, b.end, x.start, x.end)
+        return _rx()[6].search(text, lo, hi) is not None
 
     def header(self):
         """A post's region above its first section: its paragraphs describe the post's lead

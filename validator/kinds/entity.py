@@ -218,8 +218,10 @@ def _distinct(a, b, d, known) -> bool:
             return True         # two acronyms inside a name: 'NCCL-tests'/'RCCL-tests'
         if known(x) and known(y):
             return True         # 'MixtralForCausalLM'/'MistralForCausalLM'
-        if _names.is_english(x) and _names.is_english(y):
-            return True         # 'TextEncoder'/'TextDecoder', 'applyPatch'/'applyPath'
+        if _names.is_english(x) and _names.is_english(y) and not ((a.known or b.known) and _inflected(x, y)):
+            # 'TextEncoder'/'TextDecoder', 'applyPatch'/'applyPath'; but a word of a well-known
+            # name with its inflection dropped ('PageAttention' for 'PagedAttention') is its typo
+            return True
         if d >= 2 and min(len(x), len(y)) < 8:
             return True         # two edits rewrite a short word: 'secureConnect'/'SecureContext'
         if _at_word_edge(x, y) and any(c.isdigit() for c in x + y):
@@ -229,6 +231,15 @@ def _distinct(a, b, d, known) -> bool:
         if pair is None or _at_word_edge(*pair):
             return True
     return False
+
+
+_INFLECTIONS = ("d", "ed", "s", "es", "ing")
+
+
+def _inflected(x: str, y: str) -> bool:
+    """One word is the other with an inflection added ('page' / 'paged', 'cache' / 'caches')."""
+    short, long = sorted((x, y), key=len)
+    return len(short) >= 3 and any(long == short + e for e in _INFLECTIONS)
 
 
 def _listed_together(a, b) -> bool:
