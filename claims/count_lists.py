@@ -251,6 +251,15 @@ def named_before(doc, c) -> Optional[CountStatement]:
     if "、" not in strip_brackets(seg) or v["partial"].search(strip_brackets(seg)):
         return None
     pieces = enumeration_split(text, j, i)
+    # '使用UDML蒸馏策略、监督attention、ctc两个分支': a later piece that opens with Chinese words before
+    # its name ('监督attention') starts the enumeration the count closes; what comes before it is
+    # another part of the sentence
+    for k in range(len(pieces) - 1, 0, -1):
+        a, z = pieces[k]
+        m = _WORDS_BEFORE_NAME.match(text, a, z)
+        if m:
+            pieces = [(m.end(), z)] + pieces[k + 1:]
+            break
     if len(pieces) < 2:
         return None
     items = []
@@ -261,6 +270,9 @@ def named_before(doc, c) -> Optional[CountStatement]:
         ln, col = doc.line_col(a)
         items.append(Item(ln, name, col))
     return enum_statement(doc, c, [Reading("named", items, len(items), len(items))], "enumeration")
+
+
+_WORDS_BEFORE_NAME = compile_re(r"\s{0,2}[\u4e00-\u9fff]{1,4}(?=[A-Za-z])")
 
 
 # where the names after a count's colon end: a sentence end, or a line break unless the line
@@ -410,6 +422,11 @@ def list_intros(doc, counts: list) -> list:
             top = min(it.depth for it in its)
             tops = [doc.blocks[it.block] for it in its if it.depth == top]
             readings.append(Reading("list items", [Item(x.line, x.text[:40]) for x in tops], len(tops), len(tops)))
+            # '共10个方面的改进：' over '* 检测模块：' and '* 识别模块：', each over its own items: the
+            # top items are the groups' labels, and what is counted is in them
+            subs = [doc.blocks[it.block] for it in its if it.depth == top + 1]
+            if subs and all(x.text.rstrip().rstrip("*").endswith((":", "：")) for x in tops):
+                readings.append(Reading("list items", [Item(x.line, x.text[:40]) for x in subs], len(subs), len(subs)))
             # '数学函数 (15个)：' over bullets that each name several functions ('- `abs()`, `sqrt()`, …'):
             # the items are the names, not the bullets
             names = [(x.line, m.group(0)) for x in tops for m in _CODE_NAME.finditer(x.text)]

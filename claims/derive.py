@@ -77,11 +77,15 @@ _CLOSE_PAREN = compile_re(r"[)）]")
 # the figure opens another from-to ('… 从 68.2% 提升到 93.4%，硬件任务上从 43.5% 提升到 80.0%'): an
 # operand of its own change, not the change of the one before it
 _FROM_BEFORE = compile_re(r"(?:从|由|(?<![A-Za-z])from|→|->|=>|⇒)\s{0,2}$", re.IGNORECASE)
+_FROM_WORD_BEFORE = compile_re(r"(?:从|由|(?<![A-Za-z])from)\s{0,2}$", re.IGNORECASE)
 _TO_AFTER = compile_re(r"^\s{0,2}(?:(?:提升|提高|增加|增长|降低|下降|减少|降|升)?\s{0,2}(?:到|至)|→|->|(?:up |down )?to(?![A-Za-z]))", re.IGNORECASE)
 _DIGIT_RUN = compile_re(r"\d")
 # a parenthesis that labels its figure as something else ('（完整系统 72.2%）', '(full system: 72.2%)')
 _LABEL_IN_PAREN = compile_re(r"[(（]\s{0,2}([^()（）]{1,24}?)[:：]?\s{0,2}$")
 _LEAD_STOP = compile_re(r"[|，,：:]")
+# a clause that adds another statement ('提升 QPS 1.89x，同时显著降低尾部延迟——P95 从 25 s 降至 20 s'):
+# the from-to after it is that statement's, not the figure's
+_ALSO = compile_re(r"[，,;；]\s{0,2}(?:同时|此外|另外|并且|而且|(?:while|meanwhile|and\s+also|also|in\s+addition)(?![A-Za-z]))", re.IGNORECASE)
 _FACTOR_BEFORE = compile_re(r"[×xX*]\s{0,2}$")
 _CLAUSE_OR_CLOSE = compile_re(r"[，,;；。:：)）]")
 _OPEN_PAREN_END = compile_re(r"[(（]\s*(?:\*\*)?\s*$")
@@ -489,7 +493,7 @@ class _Prose:
                 mid = text[a.end:b.start]
                 if (a.kind in OPERAND_KINDS and _same_dim(a, b) and len(lead) <= 70 and len(mid) <= 12
                         and not _BREAK.search(lead) and v.from_before.search(lead)
-                        and not _NEW_SUBJECT.search(lead) and _word_in(v.from_to, mid)
+                        and not _NEW_SUBJECT.search(lead) and not _ALSO.search(lead) and _word_in(v.from_to, mid)
                         and not _other_measurement(z, a) and not _other_measurement(z, b)):
                     # ('输出吞吐提升约 4.01 倍，而平均 TPOT 仅从 9.53 ms 变成 9.64 ms': the TPOT's own pair)
                     return (ai, a), (bi, b)
@@ -619,6 +623,9 @@ class _Prose:
             return None
         if _FROM_BEFORE.search(text, max(0, z.start - 8), z.start) or _TO_AFTER.match(text, z.end, z.end + 12):
             return None     # z starts (or ends) a from-to of its own
+        if _FROM_WORD_BEFORE.search(text, max(a.end, b.start - 8), b.start):
+            return None     # '从79.08%增加到79.56%，端到端指标从61.31%增加到61.87%': B opens the from-to
+                            # that z ends, and A ended the one before
         if _DIGIT_RUN.search(mid):
             return None     # '200 -> 94.20%, 300 -> 88.40%': the arrow joins 300 to 88.40%, not 94.20%
         lab = _LABEL_IN_PAREN.search(tail)
@@ -1043,6 +1050,14 @@ _IS_WORD = compile_re(r"是|为|约为|相当于|达到|(?<![A-Za-z])(?:is|was)(
 
 # ---------------------------------------------------------------- the whole pass
 
+def _also_as_speed(d):
+    """A prose change of two times, with the speed's reading among its alternatives."""
+    if d.form != "change" or d.inverse or len(d.operands) != 2 or d.stated is None \
+            or d.stated.kind != "percent" or not all(_is_latency(x) for x in d.operands):
+        return d
+    return replace(d, alternatives=d.alternatives + (replace(d, inverse=True, alternatives=()),))
+
+
 def find_derivations(doc, claims, window: int = 160, names=None) -> list:
     """Every stated derived figure of ``doc`` among ``claims`` (its figures, in text order),
     as ``Derivation`` records, and each claim's ``comparison`` set to the index of the
@@ -1082,6 +1097,10 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
     stated_cells = {d.stated.start for d in ratios if d.stated is not None}
     changes = _tables.change_columns(doc, by_block)
     changed = {d.stated.start for d in changes}     # a change read in its own row is not read again
+    if any(d.inverse for d in changes) and _tables.signs_times_as_speed(doc):
+        # the document's tables sign a change of two times as the speed's ('| 296.317 | 300.148 |
+        # -1.276% |'): its prose may too ('296.317 → 300.148 µs，即 -1.276%'), so that reading holds
+        out = [_also_as_speed(d) for d in out]
     out += (ratios + [d for d in _tables.baseline_row_ratios(doc, by_block)
                       if d.stated is not None and d.stated.start not in stated_cells]
             + changes + _tables.change_rows(doc, by_block)

@@ -552,6 +552,9 @@ def change_columns(doc, by_block) -> list:
         levels = {c.column: word_in(level, c.text) for c in t.header}
         plain = [c.column for c in t.header if c.column >= 1 and not is_change(c)]
         base_later = {}     # (earlier, later column) -> the later is the baseline: once per table
+        # a change of two times written as the speed's ('| baseline (µs) | adaptive (µs) | 观测差异 |'
+        # over '| 352.642 | 348.225 | +1.268% |'): the column's convention, from its rows
+        speedwise = {k for k in changes if _speed_convention(t, k, plain, changes, heads + improve)}
         for row in t.rows if changes else ():
             cells = {c.column: c for c in row.cells}
             for k in sorted(changes):
@@ -589,8 +592,11 @@ def change_columns(doc, by_block) -> list:
                 # an 'Improvement' of a time: -5% is 5% slower, a longer time; or, as a column of
                 # targets writes it ('| P99 | 159ms | 50ms | 提升 -68% |'), the minus is the time's
                 # own fall: both readings are kept, and a '+' on a time that rose stays a flip
-                plain_fall = better[k] and fa.kind in ("latency", "duration") and direction == -1
-                if (better[k] or of_speed) and fa.kind in ("latency", "duration"):
+                timed = fa.kind in ("latency", "duration")
+                plain_fall = better[k] and timed and direction == -1
+                as_speed = timed and (better[k] or of_speed or k in speedwise)
+                written = direction
+                if as_speed:
                     direction = -direction
                 pair = (before[0], before[1])
                 if pair not in base_later:
@@ -610,9 +616,57 @@ def change_columns(doc, by_block) -> list:
                         others.append(Derivation(form="change", stated=fz, operands=(fi, fj), direction=direction))
                 if plain_fall:
                     others.insert(0, Derivation(form="change", stated=fz, operands=ops, direction=-1))
+                if as_speed:
+                    # the speed's gain (A / B - 1) or the time saved (1 - B / A), signed as written
+                    out.append(Derivation(form="change", stated=fz, operands=ops, direction=written,
+                                          inverse=True, alternatives=tuple(others)))
+                    continue
                 out.append(Derivation(form="change", stated=fz, operands=ops, direction=direction,
                                       alternatives=tuple(others)))
     return out
+
+
+def signs_times_as_speed(doc) -> bool:
+    """Does a table of the document sign its change column of two times as a speed does, by
+    the column's rows alone (no 'faster' or 'improvement' word)?  (``_speed_convention``)"""
+    w = _words()
+    heads, improve, level = w["change_head"], w["improvement_head"], w["level_head"]
+    for t in doc.tables:
+        changes = {c.column for c in t.header if c.column >= 3 and any(h in c.text.lower() for h in heads)
+                   and word_in(level, c.text) is None and not any(h in c.text.lower() for h in improve)}
+        if not changes:
+            continue
+        plain = [c.column for c in t.header if c.column >= 1 and c.column not in changes]
+        if any(_speed_convention(t, k, plain, changes, heads + improve) for k in changes):
+            return True
+    return False
+
+
+def _speed_convention(t, k, plain, changes, heads) -> bool:
+    """Does change column ``k`` of two time columns sign its cells as a speed does (a shorter
+    time is '+') in more of its rows than as the time does?  The header says 'difference' or
+    'change' and no more; the rows say which way it counts."""
+    votes = rows = 0
+    for row in t.rows:
+        cells = {c.column: c for c in row.cells}
+        z = cells.get(k)
+        m = _change_cell()[0].fullmatch(z.text) if z is not None else None
+        if m is None or m.group("sign") is None:
+            continue
+        before = [j for j in plain if j < k][-2:]
+        named = _named_pair(t, k, heads, changes)
+        if named != (k - 2, k - 1) and named[0] in plain and named[1] in plain:
+            before = list(named)
+        if len(before) != 2 or not _writes_time(t.column_name(before[0])) or not _writes_time(t.column_name(before[1])):
+            return False
+        va, vb = _bare_value(cells.get(before[0])), _bare_value(cells.get(before[1]))
+        if va is None or vb is None or va == vb:
+            continue
+        sign = 1 if m.group("sign").endswith(("+", "＋")) else -1
+        rows += 1
+        votes += 1 if sign == (1 if vb < va else -1) else -1
+    # (three rows at least: one row signed so may be a slip the other way, '| 100 | 80 | +25% |')
+    return rows >= 3 and votes > 0
 
 
 def change_rows(doc, by_block) -> list:
@@ -1454,11 +1508,18 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                     near.append((k, t))
         if not near:
             continue
+        # the earlier tables of its section, read only to let a statement hold: a summary under
+        # several tables ('Qwen-2512 的 Text Encoder 加速达 32 倍，而较小的 Wan 14B 为 10 倍' after a
+        # Qwen table and a Wan table) may speak of one above the last
+        earlier = [(k, t) for k, t in by_section.get(b.section, ((), ()))[0]
+                   if (k, t) not in near and t.line < b.line and t.entry == b.entry]
         norm, offs = _normalized(seg)
         offs = [s.start + o for o in offs]
         intro = _intro_text(doc, s, items_only=True)
         subject_intro = _intro_text(doc, s)
-        for k, t in near:
+        mine = len(out)
+        for k, t in near + earlier:
+            secondary = (k, t) not in near
             grid = grids.get(k)
             if grid is None:
                 grid = grids[k] = _Grid(doc, t, by_block)
@@ -1505,9 +1566,10 @@ def table_leads(doc, claims, by_block, taken, v) -> list:
                         d = _range_of(grid, axis, _not_excepted(text, s.start, labels, ments), z, change)
                     if d is None:
                         continue
-                    k = next((i for i, x in enumerate(out) if x.stated is z), None)
+                    k = next((i for i in range(mine, len(out)) if out[i].stated is z), None)
                     if k is None:
-                        out.append(d)
+                        if not secondary:
+                            out.append(d)
                     else:
                         # read along the other axis (or another table) too: the statement holds
                         # when any reading recomputes ('fp8 比 bf16 节省约 36%' compares columns,

@@ -234,6 +234,12 @@ _TITLE_ITEM = compile_re(r"[(（]?\s{0,2}\[#\d{1,7}\]\(\s*https?://[^)\s]*/(?:pu
 _TITLE_BOLD = compile_re(r"\*\*\s{0,2}(?:\[[^\]\n]{1,24}\]\s{0,2})*(?P<t>[^*\n]{3,300}?)\s{0,2}[(（]#\d{1,7}[)）]\s{0,2}\*\*\s*$")
 
 
+# a bold lead that is a commit-style PR title, its link right after it: '- **feat: add higress api
+# mcp server** ([#2923](…/pull/2923)): 该功能…' (the release notes' description follows)
+_COMMIT_TITLE_BOLD = compile_re(r"\*\*\s{0,2}(?P<t>(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style|revert)"
+                                r"(?:\([^)\n]{1,40}\))?!?\s{0,2}[:：][^*\n]{2,300}?)\s{0,2}\*\*\s{0,2}[(（]?\s{0,2}\[#\d{1,7}\]\(", re.IGNORECASE)
+
+
 def quoted_titles(doc, links: bool = True) -> list:
     """(start, end) of every quoted PR / issue / commit title (a link's text, a list item
     that is the title its link ends, or a bold item that is only a title and its number), in
@@ -244,6 +250,11 @@ def quoted_titles(doc, links: bool = True) -> list:
     for b in doc.blocks:
         if b.kind == "bullet" and "(#" in b.text:
             m = _TITLE_BOLD.fullmatch(b.text)
+            if m is not None:
+                spans.append((b.start + m.start("t"), b.start + m.end("t")))
+                continue
+        if b.kind == "bullet" and "[#" in b.text and b.text.startswith("**"):
+            m = _COMMIT_TITLE_BOLD.match(b.text)
             if m is not None:
                 spans.append((b.start + m.start("t"), b.start + m.end("t")))
                 continue
@@ -395,6 +406,13 @@ def _used_as_name(doc, names) -> bool:
             continue
         alone += 1
     return alone >= 2
+
+
+def starts_sentence(doc, n) -> bool:
+    """Is name ``n`` where a sentence or a heading starts (where a capital is the text's)?"""
+    if n.block is not None and doc.blocks[n.block].kind in ("heading", "entry_heading"):
+        return True
+    return _sentence_start(doc.text, n.start)
 
 
 def _sentence_start(text: str, i: int) -> bool:

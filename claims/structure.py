@@ -200,7 +200,8 @@ def _setup_rx():
     return (compile_re(d["setup_line"], re.IGNORECASE), guarded(d["setup_paren"], re.IGNORECASE),
             compile_re(d["setup_section"]), compile_re(d["appendix_section"]),
             guarded(d["setup_intro"], re.IGNORECASE), guarded(d["setup_sentence"], re.IGNORECASE),
-            guarded(d["setup_universal"], re.IGNORECASE), compile_re(d.get("model_row_label") or r"(?!)"))
+            guarded(d["setup_universal"], re.IGNORECASE), compile_re(d.get("model_row_label") or r"(?!)"),
+            compile_re(d.get("hardware_column") or r"(?!)"))
 
 
 _EVALUATION = compile_re(r"(?i)\b(?:evaluations?|experiments?|experimental results|results|benchmarks?|benchmarking|"
@@ -237,8 +238,11 @@ def _setups(doc, clean_title) -> list:
                 # '## Evaluation > ### End-to-end Performance > ##### Experimental Setup' sets up
                 # the whole evaluation, its profile and ablation sub-sections too
                 scope = _evaluation_ancestor(doc, scope, clean_title)
-            out.append(Setup("section", by_section.get(k, []), scope, None, sec.line,
-                             mentions=_fenced_names(doc, k)))
+            # its sub-sections are its setup too ('## 1. 测试环境' over '### 1.1 服务器配置')
+            own = [k] + [j for j in range(k + 1, len(doc.sections)) if _descends(doc, j, k)]
+            blocks = sorted(i for j in own for i in by_section.get(j, []))
+            out.append(Setup("section", blocks, scope, None, sec.line,
+                             mentions=_fenced_names(doc, k) + _hardware_cells(doc, own)))
     # a key-value table's model row ('| H3 主模型 | `minimax_h3_….safetensors` |'): the model of its
     # section (of the document above the first section), as a '**模型**：…' line would be, whether
     # or not a vocabulary knows the name
@@ -284,6 +288,40 @@ def _setups(doc, clean_title) -> list:
             continue
         if b.kind == "paragraph" and sentence_rx.search(t):
             out.append(Setup("paragraph", [bi], b.section, b.entry, b.line))
+    return out
+
+
+_CELL_MARKUP = compile_re(r"[*_`]+")
+
+
+def _descends(doc, j: int, k: int) -> bool:
+    """Is section ``j`` inside section ``k``?"""
+    p, seen = doc.sections[j].parent, 0
+    while p is not None and seen < 16:
+        if p == k:
+            return True
+        p, seen = doc.sections[p].parent, seen + 1
+    return False
+
+
+def _hardware_cells(doc, sections: list) -> list:
+    """The machines a setup section's table lists under a hardware column ('| 服务器 | CPU | 内存 |'
+    over '| 业务应用 | 4核 | 4GB |'): a cell of bare specifications names hardware by its header,
+    as 'CPU: 4核' would."""
+    label = _setup_rx()[8]
+    out = []
+    for t in doc.tables:
+        first = next((c.block for r in t.rows for c in r.cells if c.block is not None), None)
+        if first is None or doc.blocks[first].section not in sections:
+            continue
+        heads = {h.column: _CELL_MARKUP.sub("", h.text).strip() for h in t.header}
+        cols = {j: h for j, h in heads.items() if label.match(h)}
+        for row in t.rows if cols else ():
+            for cell in row.cells:
+                if cell.column in cols and cell.block is not None and cell.text.strip():
+                    b = doc.blocks[cell.block]
+                    surface = doc.text[b.start:b.end]
+                    out.append(Mention("hardware", f"{cols[cell.column]} {surface.strip()}", b.start, b.end, surface))
     return out
 
 
@@ -356,7 +394,10 @@ def document_domain(doc, names) -> str:
     if _document_rx()[1].search(doc.text):
         return "ml"
     weak = set()
+    code = [(r.start, r.end) for r in doc.code]
     for m in _document_rx()[3].finditer(doc.text):
+        if any(a <= m.start() < b for a, b in code):
+            continue        # 'TOKEN="<your_jwt_token>"' in a shell block: the code's word, not the prose's
         weak.add(m.group().lower().rstrip("s"))
         if len(weak) >= 2:
             return "ml"     # 'inference' and 'GPU', '推理' and '显存'
@@ -587,7 +628,8 @@ def document_kind(doc) -> str:
 
 
 # what a kernel benchmark says it measures: 'the W4A16 quantized matmul kernel', 'GEMM 算子'
-_KERNEL_SUBJECT = compile_re(r"(?i)(?<![A-Za-z])(?:kernels?|GEMM|GEMV|matmul|SpMM|SpMV)(?![A-Za-z])|算子|内核")
+# (a kernel library named for its kernel counts too: 'DeepGEMM', 'FlashGEMM')
+_KERNEL_SUBJECT = compile_re(r"(?i)(?<![A-Za-z])(?:kernels?|(?-i:[A-Z][a-z]+)?GEMM|GEMV|matmul|SpMM|SpMV)(?![A-Za-z])|算子|内核")
 
 
 def document_topic(doc) -> str:

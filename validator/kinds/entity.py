@@ -659,6 +659,17 @@ class CaseVariant:
 
     @staticmethod
     def facts(rule, ctx):
+        # a spelling inside a longer one reported at the same place ('Stage-2' of 'ZeRO Stage-2')
+        # is that finding's part, not a second one
+        found = list(CaseVariant._facts(rule, ctx))
+        spans = [(f["line"], f["col"], f["end_col"]) for f in found]
+        for f in found:
+            if not any(ln == f["line"] and a <= f["col"] and f["end_col"] <= z and (a, z) != (f["col"], f["end_col"])
+                       for ln, a, z in spans):
+                yield f
+
+    @staticmethod
+    def _facts(rule, ctx):
         doc = ctx.document
         dn = _names.read(ctx.analysis)
         min_len = int(rule.params["min_len"])
@@ -695,17 +706,29 @@ class CaseVariant:
                                  basis="lowered")
         vocab = _names.vocabulary()["accepted"]
         for low, written in camel.items():
-            # 'influxDB' beside 'InfluxDB': the same name with its first letter lowered. A title or
-            # a sentence start capitalises a letter, never lowers one, and code is written as
-            # code; so when the capitalised spelling is the vocabulary's or the document's way
-            # (written twice as often, twice at least), the lowered one is the slip
             key = _names.case_key(low)
-            caps = [t for t in groups.get(key, ()) if t[:1].isupper() and t[1:] == low[1:]]
-            if not caps:
+            forms = groups.get(key)
+            if not forms:
                 continue
-            cap, cap_names = caps[0], groups[key][caps[0]]
-            if cap in vocab.get(key, ()) or len(cap_names) >= max(2, 2 * len(written)):
-                yield _case_fact(rule, ctx, doc, low, written, cap, cap_names, cap in vocab.get(key, ()))
+            caps = [t for t in forms if t[:1].isupper() and t[1:] == low[1:]]
+            if caps and (caps[0] in vocab.get(key, ()) or len(forms[caps[0]]) >= max(2, 2 * len(written))):
+                # 'influxDB' beside 'InfluxDB': the same name with its first letter lowered. A
+                # title or a sentence start capitalises a letter, never lowers one, and code is
+                # written as code; so when the capitalised spelling is the vocabulary's or the
+                # document's way (written twice as often, twice at least), the lowered one is the slip
+                cap = caps[0]
+                yield _case_fact(rule, ctx, doc, low, written, cap, forms[cap], cap in vocab.get(key, ()))
+            elif low in vocab.get(key, ()) or len(written) >= max(3, 3 * max(len(v) for v in forms.values())):
+                # 'openGauss' (44x) beside 'Opengauss' and 'OpenGauss': the name is written so
+                # ('iPhone', 'eBay'; a method written twice beside its class, 'groupBy' / 'GroupBy',
+                # is not evidence enough), and the others are its slips; its first letter capitalised
+                # is one only where no sentence or heading starts ('ShardingSphere&OpenGauss')
+                for odd in sorted(forms, key=lambda t: forms[t][0].start):
+                    names = forms[odd]
+                    if odd in caps and all(_names.starts_sentence(doc, n) for n in names):
+                        continue
+                    yield _case_fact(rule, ctx, doc, odd, names, low, written, low in vocab.get(key, ()))
+                del groups[key]
         for key, forms in groups.items():
             if len(forms) < 2:
                 continue
