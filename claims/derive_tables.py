@@ -1189,9 +1189,10 @@ def _find_word_seq(norm: str, needle: str) -> Optional[int]:
         k = norm.find(needle, start)
         if k < 0:
             return None
-        before_ok = k == 0 or norm[k - 1] == " " or not needle[0].isascii()
+        # (a Latin label abutting Chinese is bounded by it: '最终pp ocrv4在速度可比情况下')
+        before_ok = k == 0 or norm[k - 1] == " " or not needle[0].isascii() or not norm[k - 1].isascii()
         e = k + len(needle)
-        after_ok = e == len(norm) or norm[e] == " " or not needle[-1].isascii()
+        after_ok = e == len(norm) or norm[e] == " " or not needle[-1].isascii() or not norm[e].isascii()
         if before_ok and after_ok:
             return k
         start = k + 1
@@ -1256,7 +1257,18 @@ def _introduces(doc, s, b) -> bool:
     or one ending with a colon ('…，我们进一步看服务日志：').  An earlier sentence of the same
     paragraph may speak of another result ('就得到了开篇的结果：… 提升约 37.9%')."""
     rest = doc.text[s.end:b.end].strip()
-    return not rest or doc.text[s.start:s.end].rstrip().endswith((":", "："))
+    if not rest or doc.text[s.start:s.end].rstrip().endswith((":", "：")):
+        return True
+    # ... or the one right before a last sentence that only points at the table ('…提升4.5%，效果
+    #大幅提升。具体指标如下表所示：', '… 2.1x faster. The table below shows the details:'):
+    # what the table details is what that sentence says
+    return _POINTER.fullmatch(rest) is not None
+
+
+# a sentence that only points at the table after it
+_POINTER = compile_re(r"(?i)(?:具体|详细)?(?:指标|数据|结果|对比|数值)?(?:如下表|见下表|详见下表|如下)(?:所示|所列)?[:：。]?"
+                      r"|(?:the\s+)?(?:details|results|numbers|full\s+results)\s+are\s+(?:in\s+the\s+table\s+below|below)[:.]?"
+                      r"|(?:see\s+)?the\s+table\s+below(?:\s+(?:shows|gives|lists)\s+(?:the\s+)?(?:details|results|numbers))?[:.]?")
 
 
 def _in_scope(doc, t, nxt, s, b) -> bool:
