@@ -28,7 +28,9 @@ from .pattern_cache import compile_re  # compiled once per machine, not per proc
 # and not after a lone digit (a packed list's '要点： 1. foo 2. bar', a version's 'V3.2.');
 # 'at batch 32. On batch 1 …' and '… using FP16. SGLang …' are two sentences each.
 # (a period before closing emphasis ends a sentence too: '**Decode: 13% faster (0.88x).** Improvement: …')
-SENT_END = compile_re(r"[。！？!?；;]|\.(?=[*_]{0,3}(?:\s|$))(?<!(?<![\d,])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
+# (a period after a lone digit is a list number or a step, '1. First' or 'Step 3. Then', unless the
+# digit ends a name: 'than PP-OCRv3. The table', 'Kimi K3. It')
+SENT_END = compile_re(r"[。！？!?；;]|\.(?=[*_]{0,3}(?:\s|$))(?<!(?<![^\s(\[])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
 # A clause ends at a comma, a dash between spaces or a bracket as well as at a sentence end.
 # what may stand between two items of one written list: ', ', '、', ' and ', ', and ', ' / ', '和'
 # (fullmatch it between two items; a caller that needs a separator checks the text is not blank)

@@ -65,6 +65,15 @@ def test_sentences_span_hard_wrapped_lines_and_stop_at_chinese_punctuation():
     assert d.text[zh.start:zh.end] == "再来一句！"
 
 
+def test_a_sentence_ends_after_a_name_ending_in_a_digit_but_not_after_a_list_number():
+    d = doc("## A\n\nPP-OCRv4 is 1.2x more accurate than PP-OCRv3. The table below shows it.\n\n"
+            "Steps: 1. build the index 2. query it.\n")
+    s = sentence_at(d, d.text.index("1.2x"))
+    assert d.text[s.start:s.end].rstrip().endswith("PP-OCRv3.")
+    steps = sentence_at(d, d.text.index("build"))
+    assert "query" in d.text[steps.start:steps.end]
+
+
 def test_references_issues_prs_links_release_ranges_and_arxiv():
     d = doc("# Digest\n\n- vLLM #12345 and PR 678 fixed it ([link](https://github.com/a/b/pull/999))\n"
             "- builds b10327–b10331 and v1.94.2; see arXiv:2401.12345\n"
