@@ -25,11 +25,10 @@ from .pattern_cache import compile_re  # compiled once per machine, not per proc
 # The one definition of a sentence end.  ' + ' after a figure joins separate statements in
 # briefing summaries ('EAGLE-3 3.1× + LMDeploy 35% 领先'; 'DCP + DSPARK' joins two names); a
 # blank line ends a sentence; a full stop ends one only before a space or the end (not '3.5'),
-# and not after a lone digit (a packed list's '要点： 1. foo 2. bar', a version's 'V3.2.');
-# 'at batch 32. On batch 1 …' and '… using FP16. SGLang …' are two sentences each.
+# and not after a lone digit standing as a word (a packed list's '要点： 1. foo 2. bar', 'Step 3. Then');
+# 'at batch 32. On batch 1 …', '… using FP16. SGLang …' and a name ending in a digit ('than
+# PP-OCRv3. The table', 'Kimi K3. It', 'DeepSeek V3.2. Its') end sentences.
 # (a period before closing emphasis ends a sentence too: '**Decode: 13% faster (0.88x).** Improvement: …')
-# (a period after a lone digit is a list number or a step, '1. First' or 'Step 3. Then', unless the
-# digit ends a name: 'than PP-OCRv3. The table', 'Kimi K3. It')
 SENT_END = compile_re(r"[。！？!?；;]|\.(?=[*_]{0,3}(?:\s|$))(?<!(?<![^\s(\[])\d\.)|\n\s*\n|(?<=[0-9%×倍）)])\s\+\s")
 # A clause ends at a comma, a dash between spaces or a bracket as well as at a sentence end.
 # what may stand between two items of one written list: ', ', '、', ' and ', ', and ', ' / ', '和'
