@@ -150,6 +150,7 @@ def _words():
     t = d["tables"]
     return {
         "ratio_head": tuple(w.lower() for w in t["ratio_header"]),
+        "pointer": compile_re(r"(?:" + alternation(t["pointer"]) + r")\s*[:：.。]?", re.IGNORECASE),
         "bare_ratio_head": tuple(w.lower() for w in t["bare_ratio_header"]),
         "total_head": tuple(w.lower() for w in t["total_header"]),
         "change_head": tuple(w.lower() for w in t["change_header"]),
@@ -1262,13 +1263,9 @@ def _introduces(doc, s, b) -> bool:
     # ... or the one right before a last sentence that only points at the table ('…提升4.5%，效果
     #大幅提升。具体指标如下表所示：', '… 2.1x faster. The table below shows the details:'):
     # what the table details is what that sentence says
-    return _POINTER.fullmatch(rest) is not None
+    return _words()["pointer"].fullmatch(rest) is not None
 
 
-# a sentence that only points at the table after it
-_POINTER = compile_re(r"(?i)(?:具体|详细)?(?:指标|数据|结果|对比|数值)?(?:如下表|见下表|详见下表|如下)(?:所示|所列)?[:：。]?"
-                      r"|(?:the\s+)?(?:details|results|numbers|full\s+results)\s+are\s+(?:in\s+the\s+table\s+below|below)[:.]?"
-                      r"|(?:see\s+)?the\s+table\s+below(?:\s+(?:shows|gives|lists)\s+(?:the\s+)?(?:details|results|numbers))?[:.]?")
 
 
 def _in_scope(doc, t, nxt, s, b) -> bool:

@@ -46,6 +46,7 @@ class Vocabulary:
     bare_before_arrow: '6.78 →' before B
     bare_before_to: '从 100 降到' / 'from 100 to' before B
     bare_before_versus: '6.0 vs' before B ('ITL 6.0 vs 7.1 ms (−15%)')
+    also: a clause adding another statement ('，同时', ', while'): a from-to after it is its own
     bare_pair: 'z (0.364 → 0.326)'
     whole_before: 'W（' / 'W, including' before the parts
     whole_after: '= W' / '共 W' after the parts
@@ -118,6 +119,7 @@ def vocabulary() -> Vocabulary:
         whole_after=(r"[^\d\n。；;|]{0,24}?[=＝]\s*|\s*[)）]?\s*(?:" + w["whole_after"]
                                + r")\s*[:：]?\s*", ci),
         lead_extra=(w["lead_extra"], ci),
+        also=(r"[，,;；]\s{0,2}(?:" + w["also"] + r")(?![A-Za-z])", ci),
         improvement=(w["improvement"], ci),
         table_ahead=(alternation(d["ahead"] + d["increase"] + d["lead_extra"]), ci),
         table_behind=(alternation(d["behind"] + d["decrease"]), ci),

@@ -234,10 +234,14 @@ _TITLE_ITEM = compile_re(r"[(（]?\s{0,2}\[#\d{1,7}\]\(\s*https?://[^)\s]*/(?:pu
 _TITLE_BOLD = compile_re(r"\*\*\s{0,2}(?:\[[^\]\n]{1,24}\]\s{0,2})*(?P<t>[^*\n]{3,300}?)\s{0,2}[(（]#\d{1,7}[)）]\s{0,2}\*\*\s*$")
 
 
-# a bold lead that is a commit-style PR title, its link right after it: '- **feat: add higress api
-# mcp server** ([#2923](…/pull/2923)): 该功能…' (the release notes' description follows)
-_COMMIT_TITLE_BOLD = compile_re(r"\*\*\s{0,2}(?P<t>(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style|revert)"
-                                r"(?:\([^)\n]{1,40}\))?!?\s{0,2}[:：][^*\n]{2,300}?)\s{0,2}\*\*\s{0,2}[(（]?\s{0,2}\[#\d{1,7}\]\(", re.IGNORECASE)
+@lru_cache(maxsize=1)
+def _commit_title_bold():
+    """A bold lead that is a commit-style PR title, its link right after it: '- **feat: add higress
+    api mcp server** ([#2923](…/pull/2923)): 该功能…' (the release notes' description follows);
+    the commit types are names.yaml ``commit_types``."""
+    types = "|".join(re.escape(str(t)) for t in load("names.yaml").get("commit_types") or ())
+    return compile_re(r"\*\*\s{0,2}(?P<t>(?:" + (types or "(?!)") + r")(?:\([^)\n]{1,40}\))?!?\s{0,2}[:：]"
+                      r"[^*\n]{2,300}?)\s{0,2}\*\*\s{0,2}[(（]?\s{0,2}\[#\d{1,7}\]\(", re.IGNORECASE)
 
 
 def quoted_titles(doc, links: bool = True) -> list:
@@ -254,7 +258,7 @@ def quoted_titles(doc, links: bool = True) -> list:
                 spans.append((b.start + m.start("t"), b.start + m.end("t")))
                 continue
         if b.kind == "bullet" and "[#" in b.text and b.text.startswith("**"):
-            m = _COMMIT_TITLE_BOLD.match(b.text)
+            m = _commit_title_bold().match(b.text)
             if m is not None:
                 spans.append((b.start + m.start("t"), b.start + m.end("t")))
                 continue
