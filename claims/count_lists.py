@@ -272,6 +272,7 @@ def named_before(doc, c) -> Optional[CountStatement]:
     return enum_statement(doc, c, [Reading("named", items, len(items), len(items))], "enumeration")
 
 
+_TAIL_WORD = compile_re(r"[A-Za-z]{2,}|[\u4e00-\u9fff]{2,}")
 _WORDS_BEFORE_NAME = compile_re(r"\s{0,2}[\u4e00-\u9fff]{1,4}(?=[A-Za-z])")
 
 
@@ -443,6 +444,13 @@ def list_intros(doc, counts: list) -> list:
             if len(cols) >= 2:
                 readings.append(Reading("table columns", [Item(t.line, x.text[:40]) for x in cols],
                                         len(cols), len(cols)))
+            # '比较前 3 个输出 token 的 logprob：' over '| 配置 | chunked_prefill_size | token 1 | token 2 |
+            # token 3 |': the columns its noun heads
+            nouns = [w.lower() for w in _TAIL_WORD.findall(doc.text, c.end, min(b.end, c.end + 24))][:2]
+            named = [x for x in cols if any(n in x.text.lower() for n in nouns)]
+            if len(named) >= 2:
+                readings.append(Reading("table columns", [Item(t.line, x.text[:40]) for x in named],
+                                        len(named), len(named)))
         out.append(enum_statement(doc, c, readings, "list_intro"))
     return out
 

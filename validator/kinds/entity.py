@@ -711,11 +711,12 @@ class CaseVariant:
             if not forms:
                 continue
             caps = [t for t in forms if t[:1].isupper() and t[1:] == low[1:]]
-            if caps and (caps[0] in vocab.get(key, ()) or len(forms[caps[0]]) >= max(2, 2 * len(written))):
+            if caps and (caps[0] in vocab.get(key, ()) or len(forms[caps[0]]) >= max(3, 2 * len(written))):
                 # 'influxDB' beside 'InfluxDB': the same name with its first letter lowered. A
                 # title or a sentence start capitalises a letter, never lowers one, and code is
                 # written as code; so when the capitalised spelling is the vocabulary's or the
-                # document's way (written twice as often, twice at least), the lowered one is the slip
+                # document's way (written twice as often, three times at least: a field 'fileHeader'
+                # beside its class 'FileHeader' written twice is code), the lowered one is the slip
                 cap = caps[0]
                 yield _case_fact(rule, ctx, doc, low, written, cap, forms[cap], cap in vocab.get(key, ()))
             elif low in vocab.get(key, ()) or len(written) >= max(3, 3 * max(len(v) for v in forms.values())):
