@@ -14,7 +14,9 @@ common form.  What supports a spelling, strongest first:
   which the vocabulary lists and which it does not;
 - an arXiv title the document gives: the spelling inside the paper's title;
 - the document's majority: the other spelling is written more often, and the suspect at
-  most ``max_rare`` times.
+  most ``max_rare`` times or ``max_rare_share`` of the other's (a pipeline repeats a typo:
+  GOMEMLIMT 4x beside GOMEMLIMIT 20x).  Acronyms of fewer than eight capitals are dense, so
+  one letter apart they are two (MMLU / MMMU); longer words in capitals are names' spellings.
 
 Guards keep distinct things apart, and win over every kind of support:
 
@@ -92,7 +94,8 @@ def _groups(dn, p, also_known) -> dict:
         g.forms[surface] = f
         g.names.extend(written)
         g.known = g.known or known
-        if f.shape == "name" or known:
+        if f.shape == "name" or known or (surface.isupper() and len(surface) >= 8):
+            # (a word of eight capitals or more, 'GOMEMLIMIT', is an identifier's name, not English)
             g.word_only = False
         g.in_title = g.in_title or any(n.title for n in written)
     by = dn.by_surface
@@ -204,9 +207,11 @@ def _distinct(a, b, d, known) -> bool:
     ta, tb = a.spelling, b.spelling
     if _plural(a, b) or _case_shape_differs(ta, tb) or _short_segment_differs(a, b) or _part_added(a, b):
         return True
-    if _acronym(ta) and _acronym(tb) and not _transposed(a.flat, b.flat):
+    if _acronym(ta) and _acronym(tb) and not _transposed(a.flat, b.flat) and min(len(a.flat), len(b.flat)) < 8:
         # acronyms are dense: one letter more or other is another acronym (MMLU/MMMU,
-        # NCCL/RCCL, SIGILL/SIGKILL); a long one of the vocabulary keeps its typos (NVIDA)
+        # NCCL/RCCL, SIGILL/SIGKILL); a long one of the vocabulary keeps its typos (NVIDA), and
+        # so does a word in capitals of eight letters or more (GOMEMLIMT for GOMEMLIMIT): no
+        # acronym that long is one letter from another
         k = a if a.known else b if b.known else None
         if k is None or len(k.flat) < 6:
             return True
@@ -214,7 +219,7 @@ def _distinct(a, b, d, known) -> bool:
     if pair is not None:
         x, y = pair
         if x in a.form.capitals | b.form.capitals and y in a.form.capitals | b.form.capitals \
-                and not _transposed(x, y):
+                and not _transposed(x, y) and min(len(x), len(y)) < 8:
             return True         # two acronyms inside a name: 'NCCL-tests'/'RCCL-tests'
         if known(x) and known(y):
             return True         # 'MixtralForCausalLM'/'MistralForCausalLM'
@@ -337,8 +342,9 @@ def _judge_pair(a, b, d, p, known):
         rare, common = a, b
     else:
         rare, common = b, a
-    if len(rare.names) > int(p["max_rare"]):
-        return None             # a spelling written everywhere is a name of its own
+    if len(rare.names) > max(int(p["max_rare"]), float(p.get("max_rare_share", 0)) * len(common.names)):
+        return None             # a spelling written everywhere is a name of its own (a typo a
+                                # pipeline repeated, GOMEMLIMT 4x beside GOMEMLIMIT 20x, stays one)
     return _Finding(rare, common, "majority" if na != nb else "tie", d)
 
 
@@ -462,10 +468,10 @@ def _lines(names, limit=3) -> str:
 
 class Spelling:
     NAME = "entity.spelling"
-    PARAMS = {"min_len": int, "max_edits": int, "long_len": int, "max_rare": int,
+    PARAMS = {"min_len": int, "max_edits": int, "long_len": int, "max_rare": int, "max_rare_share": float,
               "min_similarity": float, "also_known": list, "support": dict}
-    DEFAULTS = {"min_len": 5, "max_edits": 1, "long_len": 12, "max_rare": 2, "min_similarity": 0.8,
-                "also_known": [], "support": {}}
+    DEFAULTS = {"min_len": 5, "max_edits": 1, "long_len": 12, "max_rare": 2, "max_rare_share": 0.2,
+                "min_similarity": 0.8, "also_known": [], "support": {}}
     FIELDS = {"distance": int, "known": bool, "rare_count": int, "common_count": int, "basis": str}
     WHEN = {"field": "distance", "ge": 1}
     VARS = {"name", "other", "other_line", "count", "other_count", "support",
