@@ -344,6 +344,8 @@ def _speedup_after_pair(text, a, b, g, v: Vocabulary) -> bool:
         return False
     if _BREAK.search(text, a.end, b.start) or _BREAK.search(text, b.end, g.start):
         return False
+    if v.excess_after.match(text, b.end):
+        return False          # '92ms is ~70ms over, 2.5x less than Istio': b is a's excess over a baseline
     near = text[b.end:min(g.end + 16, len(text))]
     return g.metric in ("speedup", "throughput_lead") or _word_in(v.lead_extra, near) \
         or _word_in(v.gap_after, near)
