@@ -238,6 +238,10 @@ def _cell_ratio(doc, by_block, z, a, b) -> Optional[Derivation]:
                   cell_figure(doc, b, by_block))
     if fz is None or fa is None or fb is None or fz.kind != "ratio":
         return None
+    if not ua and not _same_dim(fa, fb):
+        # '| 时间 (ms) | GFLOPS | 加速比 |': bare cells the headers give two units are two quantities
+        # (the speedup is then down the column, over another row)
+        return None
     return Derivation(form="ratio_column", stated=fz, operands=(fa, fb))
 
 
@@ -370,7 +374,14 @@ def baseline_row_ratios(doc, by_block) -> list:
                 continue        # a slowdown written below 1× reads the other way round
             if not _same_dim(fa, fb) or not fa.value or not fb.value:
                 continue
-            out.append(Derivation(form="ratio_column", stated=fz, operands=(fb, fa)))
+            # ... or over the row right above it: a table of steps ('| v0 Naive | 14.3 | 1.0x |',
+            # '| v2 | 0.86 | 16.6x |', '| v3 | 0.43 | 2.0x |') gives each step's own speedup
+            steps = ()
+            if i - 1 > base[0]:
+                fp = cell_figure(doc, grid[i - 1].get(m), by_block)
+                if fp is not None and _same_dim(fp, fa) and fp.value:
+                    steps = (Derivation(form="ratio_column", stated=fz, operands=(fp, fa)),)
+            out.append(Derivation(form="ratio_column", stated=fz, operands=(fb, fa), alternatives=steps))
     return out
 
 

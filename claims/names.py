@@ -424,6 +424,21 @@ def _used_as_name(doc, names) -> bool:
     return alone >= 2
 
 
+def in_cited_entry(doc, n) -> bool:
+    """Is name ``n`` in a references or sources list, outside a link's text (a cited work's
+    title: 'Snowflake Engineering Blog: SuffixDecoding at Production Scale')?  A link's text is
+    the writer's own words for the page ('[SgLang Prefix Caching …](https://lmsys.org/…){…}')."""
+    if n.block is None or doc.blocks[n.block].role not in ("references", "sources_table"):
+        return False
+    b, text = doc.blocks[n.block], doc.text
+    opened = text.rfind("[", b.start, n.start)
+    if opened >= 0 and text.rfind("]", opened, n.start) < 0:
+        close = text.find("]", n.end, b.end)
+        if close >= 0 and text.startswith("(", close + 1):
+            return False
+    return True
+
+
 def starts_sentence(doc, n) -> bool:
     """Is name ``n`` where a sentence or a heading starts (where a capital is the text's)?"""
     if n.block is not None and doc.blocks[n.block].kind in ("heading", "entry_heading"):

@@ -685,7 +685,8 @@ class CaseVariant:
             f = dn.forms[surface]
             if f.org or f.file_like or len(surface) < min_len:
                 continue
-            written = [n for n in written if not n.code and not n.quoted]
+            # (a references list's entries are other works' titles, cased as those works case them)
+            written = [n for n in written if not n.code and not n.quoted and not _names.in_cited_entry(doc, n)]
             if not written:
                 continue
             if _case_excluded(surface):
