@@ -77,7 +77,6 @@ _CLOSE_PAREN = compile_re(r"[)）]")
 # the figure opens another from-to ('… 从 68.2% 提升到 93.4%，硬件任务上从 43.5% 提升到 80.0%'): an
 # operand of its own change, not the change of the one before it
 _FROM_BEFORE = compile_re(r"(?:从|由|(?<![A-Za-z])from|→|->|=>|⇒)\s{0,2}$", re.IGNORECASE)
-_FROM_WORD_BEFORE = compile_re(r"(?:从|由|(?<![A-Za-z])from)\s{0,2}$", re.IGNORECASE)
 _TO_AFTER = compile_re(r"^\s{0,2}(?:(?:提升|提高|增加|增长|降低|下降|减少|降|升)?\s{0,2}(?:到|至)|→|->|(?:up |down )?to(?![A-Za-z]))", re.IGNORECASE)
 _DIGIT_RUN = compile_re(r"\d")
 # a parenthesis that labels its figure as something else ('（完整系统 72.2%）', '(full system: 72.2%)')
@@ -622,7 +621,7 @@ class _Prose:
             return None
         if _FROM_BEFORE.search(text, max(0, z.start - 8), z.start) or _TO_AFTER.match(text, z.end, z.end + 12):
             return None     # z starts (or ends) a from-to of its own
-        if _FROM_WORD_BEFORE.search(text, max(a.end, b.start - 8), b.start):
+        if v.from_before.search(text, max(a.end, b.start - 8), b.start):
             return None     # '从79.08%增加到79.56%，端到端指标从61.31%增加到61.87%': B opens the from-to
                             # that z ends, and A ended the one before
         if _DIGIT_RUN.search(mid):

@@ -26,6 +26,7 @@ from ._data import load
 from .derive_vocab import alternation, word_in
 from .figures import find_figures
 from .model import Claim, Derivation
+from .structure import CELL_MARKUP
 from .pattern_cache import compile_re  # compiled once per machine, not per process
 from .units import canonical, kind_of
 
@@ -280,15 +281,12 @@ def _bare_ratio(doc, by_block, z, a, b) -> Optional[Derivation]:
     return Derivation(form="ratio_column", stated=fz, operands=(fa, fb))
 
 
-_MARKUP = compile_re(r"[*_`]+")
-
-
 def _group_label(row) -> Optional[str]:
     """The label of a row that heads a group of rows: its one filled cell is the first
     ('| **H100** |', '| **Speedup** |')."""
     full = [c for c in row.cells if c.text.strip()]
     if len(full) == 1 and full[0].column == 0:
-        return _MARKUP.sub("", full[0].text).strip()
+        return CELL_MARKUP.sub("", full[0].text).strip()
     return None
 
 
@@ -325,8 +323,8 @@ def group_ratios(doc, by_block) -> list:
                     break
                 if _CELL_RATIO.fullmatch(z.text):
                     ratio_cols.append((z, a, b))
-                elif not (_MARKUP.sub("", z.text).strip() == _MARKUP.sub("", a.text).strip()
-                          == _MARKUP.sub("", b.text).strip()):
+                elif not (CELL_MARKUP.sub("", z.text).strip() == CELL_MARKUP.sub("", a.text).strip()
+                          == CELL_MARKUP.sub("", b.text).strip()):
                     same = False        # another configuration: not the row the ratio is of
                     break
             if not same:
@@ -546,42 +544,25 @@ def change_columns(doc, by_block) -> list:
     percent is the change from the earlier column to the later one, or from the later to the
     earlier when the later one is the baseline (``_later_is_base``)."""
     out = []
-    heads = _words()["change_head"]
-
-    paired = _words()["change_not_derived"]
     improve = _words()["improvement_head"]
     level = _words()["level_head"]
-
-    def is_change(cell):
-        return any(w in cell.text.lower() for w in heads) or word_in(level, cell.text) is not None
-
-    def derived_here(cell):
-        # 'paired change', 'median change': computed run by run, not from the columns shown
-        return not any(w in cell.text.lower() for w in paired)
     for t in doc.tables:
-        changes = {c.column for c in t.header if c.column >= 3 and is_change(c) and derived_here(c)}
+        changes, plain = _change_heads(t)
         better = {c.column: any(w in c.text.lower() for w in improve) for c in t.header}
         levels = {c.column: word_in(level, c.text) for c in t.header}
-        plain = [c.column for c in t.header if c.column >= 1 and not is_change(c)]
         base_later = {}     # (earlier, later column) -> the later is the baseline: once per table
+        pairs = {k: _change_pair(t, k, plain, changes) for k in changes}
         # a change of two times written as the speed's ('| baseline (µs) | adaptive (µs) | 观测差异 |'
         # over '| 352.642 | 348.225 | +1.268% |'): the column's convention, from its rows
-        speedwise = {k for k in changes if _speed_convention(t, k, plain, changes, heads + improve)}
+        speedwise = {k for k in changes if _speed_convention(t, k, pairs[k])}
         for row in t.rows if changes else ():
             cells = {c.column: c for c in row.cells}
             for k in sorted(changes):
                 z = cells.get(k)
                 m = _change_cell()[0].fullmatch(z.text) if z is not None else None
-                if m is None:
+                if m is None or pairs[k] is None:
                     continue
-                before = [j for j in plain if j < k][-2:]
-                # the two columns of the quantity the change's header names ('| v4.0 QPS | v4.0
-                # latency | v5.0 QPS | v5.0 latency | QPS improvement |'), else the two before it
-                named = _named_pair(t, k, heads + improve, changes)
-                if named != (k - 2, k - 1) and named[0] in plain and named[1] in plain:
-                    before = list(named)
-                if len(before) != 2:
-                    continue
+                before = pairs[k]
                 a, b = cells.get(before[0]), cells.get(before[1])
                 ua, ub = _written_unit(a), _written_unit(b)
                 if ua is None or ua != ub or ua == "%":
@@ -638,26 +619,52 @@ def change_columns(doc, by_block) -> list:
     return out
 
 
-def signs_times_as_speed(doc) -> bool:
-    """Does a table of the document sign its change column of two times as a speed does, by
-    the column's rows alone (no 'faster' or 'improvement' word)?  (``_speed_convention``)"""
+def _change_heads(t) -> tuple:
+    """(the change columns, the plain columns) of table ``t``: a change column's header names a
+    change or a level ('Difference', 'Δ', '提升至'), after two columns at least; 'paired change',
+    'median change' are computed run by run, not from the columns shown, and are no change column."""
     w = _words()
-    heads, improve, level = w["change_head"], w["improvement_head"], w["level_head"]
+    heads, level, paired = w["change_head"], w["level_head"], w["change_not_derived"]
+
+    def is_change(cell):
+        return any(h in cell.text.lower() for h in heads) or word_in(level, cell.text) is not None
+    changes = {c.column for c in t.header if c.column >= 3 and is_change(c)
+               and not any(p in c.text.lower() for p in paired)}
+    return changes, [c.column for c in t.header if c.column >= 1 and not is_change(c)]
+
+
+def _change_pair(t, k, plain, changes) -> Optional[tuple]:
+    """The two columns change column ``k`` compares: those of the quantity its header names
+    ('| v4.0 QPS | v4.0 latency | v5.0 QPS | v5.0 latency | QPS improvement |'), else the two
+    plain columns before it; None when there are not two."""
+    w = _words()
+    before = [j for j in plain if j < k][-2:]
+    named = _named_pair(t, k, w["change_head"] + w["improvement_head"], changes)
+    if named != (k - 2, k - 1) and named[0] in plain and named[1] in plain:
+        before = list(named)
+    return tuple(before) if len(before) == 2 else None
+
+
+def signs_times_as_speed(doc) -> bool:
+    """Does a table of the document sign a change column of two times as a speed does, by the
+    column's rows alone (no 'faster', 'improvement' or level word in its header)?"""
+    w = _words()
     for t in doc.tables:
-        changes = {c.column for c in t.header if c.column >= 3 and any(h in c.text.lower() for h in heads)
-                   and word_in(level, c.text) is None and not any(h in c.text.lower() for h in improve)}
-        if not changes:
-            continue
-        plain = [c.column for c in t.header if c.column >= 1 and c.column not in changes]
-        if any(_speed_convention(t, k, plain, changes, heads + improve) for k in changes):
-            return True
+        changes, plain = _change_heads(t)
+        for k in changes:
+            head = t.column_name(k)
+            if word_in(w["level_head"], head) is None and not any(h in head.lower() for h in w["improvement_head"]) \
+                    and _speed_convention(t, k, _change_pair(t, k, plain, changes)):
+                return True
     return False
 
 
-def _speed_convention(t, k, plain, changes, heads) -> bool:
-    """Does change column ``k`` of two time columns sign its cells as a speed does (a shorter
-    time is '+') in more of its rows than as the time does?  The header says 'difference' or
-    'change' and no more; the rows say which way it counts."""
+def _speed_convention(t, k, pair) -> bool:
+    """Does change column ``k`` of two time columns (``pair``) sign its cells as a speed does (a
+    shorter time is '+') in more of its rows than as the time does?  The header says
+    'difference' or 'change' and no more; the rows say which way it counts."""
+    if pair is None or not _writes_time(t.column_name(pair[0])) or not _writes_time(t.column_name(pair[1])):
+        return False
     votes = rows = 0
     for row in t.rows:
         cells = {c.column: c for c in row.cells}
@@ -665,13 +672,7 @@ def _speed_convention(t, k, plain, changes, heads) -> bool:
         m = _change_cell()[0].fullmatch(z.text) if z is not None else None
         if m is None or m.group("sign") is None:
             continue
-        before = [j for j in plain if j < k][-2:]
-        named = _named_pair(t, k, heads, changes)
-        if named != (k - 2, k - 1) and named[0] in plain and named[1] in plain:
-            before = list(named)
-        if len(before) != 2 or not _writes_time(t.column_name(before[0])) or not _writes_time(t.column_name(before[1])):
-            return False
-        va, vb = _bare_value(cells.get(before[0])), _bare_value(cells.get(before[1]))
+        va, vb = _bare_value(cells.get(pair[0])), _bare_value(cells.get(pair[1]))
         if va is None or vb is None or va == vb:
             continue
         sign = 1 if m.group("sign").endswith(("+", "＋")) else -1
@@ -694,7 +695,7 @@ def change_rows(doc, by_block) -> list:
 
     def label(row):
         c = next((c for c in row.cells if c.column == 0), None)
-        return _MARKUP.sub("", c.text).strip().lower() if c is not None else ""
+        return CELL_MARKUP.sub("", c.text).strip().lower() if c is not None else ""
 
     def is_change(row):
         lab = label(row)
@@ -750,7 +751,7 @@ def _column_named(t, word: str, before: int) -> Optional[int]:
     aside): 'DolphinDB' of 'DolphinDB 用时 (ms)'."""
     w = word.lower()
     got = [c.column for c in t.header if 0 <= c.column < before
-           and (_MARKUP.sub("", c.text).strip().lower() == w or _name_word(_MARKUP.sub("", c.text)) == w)]
+           and (CELL_MARKUP.sub("", c.text).strip().lower() == w or _name_word(CELL_MARKUP.sub("", c.text)) == w)]
     return got[0] if len(got) == 1 else None
 
 
@@ -779,8 +780,7 @@ def _pairs_of_one_dimension(xs, ys) -> list:
 
 
 def _bare_number(cell) -> bool:
-    m = _CELL_NUM.fullmatch(cell.text)
-    return bool(m) and not m.group("u")
+    return _bare_value(cell) is not None
 
 
 def quotient_columns(doc, by_block) -> list:

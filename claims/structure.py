@@ -292,7 +292,8 @@ def _setups(doc, clean_title) -> list:
     return out
 
 
-_CELL_MARKUP = compile_re(r"[*_`]+")
+# emphasis and code marks around a table cell's text
+CELL_MARKUP = compile_re(r"[*_`]+")
 
 
 def _descends(doc, j: int, k: int) -> bool:
@@ -315,7 +316,7 @@ def _hardware_cells(doc, sections: list) -> list:
         first = next((c.block for r in t.rows for c in r.cells if c.block is not None), None)
         if first is None or doc.blocks[first].section not in sections:
             continue
-        heads = {h.column: _CELL_MARKUP.sub("", h.text).strip() for h in t.header}
+        heads = {h.column: CELL_MARKUP.sub("", h.text).strip() for h in t.header}
         cols = {j: h for j, h in heads.items() if label.match(h)}
         for row in t.rows if cols else ():
             for cell in row.cells:
