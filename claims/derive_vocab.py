@@ -54,6 +54,7 @@ class Vocabulary:
     table_ahead: prose about a table: the subject leads ('57x faster', '提升 25%')
     table_behind: … or trails ('20% slower than', '下降 29%')
     compare_before: a comparison word right before a label: 'than X', '比 X', 'over the X'
+    possessive_before: 'of' right before a label named before the figure: its subject, not its baseline
     compare_after: a comparison word after the stated figure: 'double the throughput of …'
     divide: 'A 除以 B', 'A divided by B'
     share_after: 'z of the baseline' right after a percentage
@@ -127,6 +128,7 @@ def vocabulary() -> Vocabulary:
         table_behind=(alternation(d["behind"] + d["decrease"]), ci),
         compare_before=(r"(?<![A-Za-z])(?:" + alternation(d["compare"] + d["baseline_before"])
                                   + r")\s*(?:the|its|their|that of|those of)?\s*[*`_]*\s*$", ci),
+        possessive_before=(r"(?<![A-Za-z])(?:" + alternation(d["possessive"]) + r")\s*[*`_]*\s*$", ci),
         compare_after=(r"(?<![A-Za-z])(?:" + alternation(d["compare"] + d["baseline_before"])
                                  + r")(?![A-Za-z])", ci),
         divide=(w["divide"], ci), result=(w["result"], ci),
