@@ -362,6 +362,8 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
         for m in model_rx.finditer(text, start, end):
             if text.startswith(".", m.end()) and _FILE_EXT.match(text, m.end()):
                 continue        # 'CLAUDE.md', 'gemini.py': a file named after a model
+            if text.startswith("/", m.start() - 1) and m.group(0)[:1].islower() and _in_page_link(text, m.start()):
+                continue        # '…/blog/posts/mysql-performance-1m-iobound-…': a page, not 'org/model'
             out.append(Mention("model", canonical_model(m.group(0)), m.start(), m.end(), m.group(0)))
     if "hardware" in kinds:
         # only the model names can hold a hardware match: earlier hardware matches end before it
@@ -392,6 +394,27 @@ def find_entities(text: str, start: int = 0, end=None, kinds=("system", "hardwar
     if len(out) > 1:
         out.sort(key=_START)
     return out
+
+
+# where a link's text starts: after a space, a bracket or a quote
+_LINK_START = frozenset(" \t\n([<\"'（")
+
+
+@lru_cache(maxsize=1)
+def _model_hubs() -> tuple:
+    return tuple(str(h).lower() for h in load("entities.yaml").get("model_hubs") or ())
+
+
+def _in_page_link(text: str, pos: int) -> bool:
+    """Is ``pos`` inside a link (``scheme://…``) to a host other than a model hub?"""
+    lo = pos
+    while lo > 0 and pos - lo < 300 and text[lo - 1] not in _LINK_START:
+        lo -= 1
+    token = text[lo:pos].lower()
+    if "://" not in token:
+        return False
+    host = token.split("://", 1)[1].split("/", 1)[0]
+    return not any(host == h or host.endswith("." + h) for h in _model_hubs())
 
 
 def _START(t):

@@ -269,8 +269,11 @@ def _setups(doc, clean_title) -> list:
             t = _LEADING_TAGS.sub("", t)
         m = line_rx.match(t) if (":" in t or "：" in t) else None
         if m:
-            listed = items_of.get(bi, []) if b.text.rstrip().endswith((":", "：")) else []
-            out.append(Setup("line", [bi] + listed, b.section, b.entry, b.line))
+            opens = b.text.rstrip().endswith((":", "："))
+            listed = items_of.get(bi, []) if opens else []
+            # ... or the table it introduces ('集群配置：' over '| 机器 | roles | disk |')
+            out.append(Setup("line", [bi] + listed, b.section, b.entry, b.line,
+                             mentions=_hardware_cells(doc, caption=bi) if opens else []))
             continue
         if ("(" in t or "（" in t) and paren_rx.search(t):
             out.append(Setup("paren", [bi], b.section, b.entry, b.line))
@@ -306,16 +309,21 @@ def _descends(doc, j: int, k: int) -> bool:
     return False
 
 
-def _hardware_cells(doc, sections: list) -> list:
+def _hardware_cells(doc, sections: list = (), caption=None) -> list:
     """The machines a setup section's table lists under a hardware column ('| 服务器 | CPU | 内存 |'
     over '| 业务应用 | 4核 | 4GB |'): a cell of bare specifications names hardware by its header,
-    as 'CPU: 4核' would."""
+    as 'CPU: 4核' would.  ``caption``: the tables a setup line introduces instead ('集群配置：' over
+    '| 机器 | roles | disk |')."""
     label = _setup_rx()[8]
     out = []
     for t in doc.tables:
-        first = next((c.block for r in t.rows for c in r.cells if c.block is not None), None)
-        if first is None or doc.blocks[first].section not in sections:
-            continue
+        if caption is not None:
+            if t.caption != caption:
+                continue
+        else:
+            first = next((c.block for r in t.rows for c in r.cells if c.block is not None), None)
+            if first is None or doc.blocks[first].section not in sections:
+                continue
         heads = {h.column: CELL_MARKUP.sub("", h.text).strip() for h in t.header}
         cols = {j: h for j, h in heads.items() if label.match(h)}
         for row in t.rows if cols else ():
