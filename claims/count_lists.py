@@ -60,6 +60,8 @@ def paren_enumeration(doc, c, counts_in, known) -> Optional[CountStatement]:
     if any(ps <= o.start < body_end for o in counts_in if o is not c):
         return None         # a figure inside: '3 (auto-router fix, 3 PRs same day)', '3 runs (mean, 95% CI)' describe
     noun = _noun_kind(text[c.start:p[0]])
+    if v["reading_guide"].search(text, ps, body_end):
+        return None         # '10项测试结果（QPS，越高越好）': how to read the chart, not its items
     partial = bool(v["partial"].search(text[ps:body_end]))
     refs = refs_between(doc, ps, body_end)
     pieces = top_split(text, ps, body_end, v["sep"])

@@ -48,6 +48,7 @@ def vocab():
         "population": compile_re(d["population_words"]),
         "cited": compile_re(d["cited_words"]),
         "partial": compile_re(d["partial_words"]),
+        "reading_guide": compile_re(d["reading_guide"]),
         "closed_count": compile_re(d["closed_count"]),
         "closed": compile_re(d["closed_marker"]),
         "measure_noun": compile_re(d["measure_nouns"]),

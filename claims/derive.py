@@ -412,6 +412,8 @@ class _Prose:
             z = self.claims[zi]
             if z.kind not in STATED_KINDS or z.bound:
                 continue
+            if self.v.step_after.match(self.text, z.end):
+                continue        # 'in 10% increments from 100% read to 100% write': a sweep's step
             found = (self.stated_first(p) or self.share(p) or self.gap(p) or self.change(p)
                      or self.than(p) or self.lead(p))
             if found is not None:

@@ -47,6 +47,7 @@ class Vocabulary:
     bare_before_to: '从 100 降到' / 'from 100 to' before B
     bare_before_versus: '6.0 vs' before B ('ITL 6.0 vs 7.1 ms (−15%)')
     also: a clause adding another statement ('，同时', ', while'): a from-to after it is its own
+    step_after: 'increments' right after a figure: the step of a sweep, no derived figure
     excess_after: 'over' right after a figure: an excess over a baseline ('~70ms over')
     bare_pair: 'z (0.364 → 0.326)'
     whole_before: 'W（' / 'W, including' before the parts
@@ -122,6 +123,7 @@ def vocabulary() -> Vocabulary:
                                + r")\s*[:：]?\s*", ci),
         lead_extra=(w["lead_extra"], ci),
         also=(r"[，,;；]\s{0,2}(?:" + w["also"] + r")(?![A-Za-z])", ci),
+        step_after=(r"\s{0,2}(?:" + w["step_after"] + r")(?![A-Za-z])", ci),
         excess_after=(r"\s{0,2}(?:" + w["excess_after"] + r")(?![A-Za-z])", ci),
         improvement=(w["improvement"], ci),
         table_ahead=(alternation(d["ahead"] + d["increase"] + d["lead_extra"]), ci),
