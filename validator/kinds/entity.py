@@ -698,6 +698,7 @@ class CaseVariant:
             g = groups.get(_names.case_key(n.surface))
             if g is not None and not _case_excluded(n.surface):
                 g.setdefault(n.surface, []).append(n)
+        vocab = _names.vocabulary()["accepted"]
         lowered: dict = {}      # 'julia' beside 'Julia': the lower-case spelling -> its Names
         for n in dn.lowered:
             lowered.setdefault(n.surface, []).append(n)
@@ -706,12 +707,13 @@ class CaseVariant:
             caps = [t for t in g or () if t.lower() == low]
             # the capitalised name is the document's way (written at least twice as often, and
             # not only where a sentence or heading starts): the lower case is the slip; a name
-            # written mostly in lower case is the author's way of writing a package ('tokio')
-            if len(caps) == 1 and len(g[caps[0]]) >= 2 * len(written) \
-                    and caps[0] in dn.used_as_names:
+            # written mostly in lower case is the author's way of writing a package ('tokio').
+            # When the vocabulary writes it so ('Kubernetes'), as often as the lower case will do
+            if len(caps) == 1 and caps[0] in dn.used_as_names and (
+                    len(g[caps[0]]) >= 2 * len(written)
+                    or (caps[0] in vocab.get(_names.case_key(low), ()) and len(g[caps[0]]) >= len(written))):
                 yield _case_fact(rule, ctx, doc, low, written, caps[0], g[caps[0]], False,
                                  basis="lowered")
-        vocab = _names.vocabulary()["accepted"]
         for low, written in camel.items():
             key = _names.case_key(low)
             forms = groups.get(key)
