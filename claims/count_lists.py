@@ -562,12 +562,26 @@ def back_references(doc, counts: list, taken: set) -> list:
     return out
 
 
-def _heading_names(title: str, noun: str) -> bool:
-    """Does a sub-section heading name the noun ('Issues Closed' for 'issues', '修复 PR' for 'PR')?"""
+def _heading_names(title: str, noun: str) -> int:
+    """Does a sub-section heading name the noun ('Issues Closed' for 'issues', '修复 PR' for 'PR')?
+    2: as its head; 1: only as a modifier of another noun ('### 数据模型选择' is about data models,
+    not the '5 条数据' before it: a further CJK noun follows, not 'list'); 0: not at all."""
     t = plain(title)
     if noun.isascii():
-        return noun in t.lower().split()
-    return noun in t
+        return 2 if noun in t.lower().split() else 0
+    got = 0
+    for m in re.finditer(re.escape(noun), t):
+        rest = t[m.end():]
+        if not rest or not _CJK.match(rest) or _LIST_WORD.match(rest) or _JOINER.match(rest):
+            return 2
+        got = 1
+    return got
+
+
+_CJK = compile_re(r"[\u4e00-\u9fff]")
+_LIST_WORD = compile_re(r"(?:列表|清单|一览|汇总|明细|概览)")
+# ... or a conjunction or particle: '模型架构与相关概念' names the architecture and the concepts
+_JOINER = compile_re(r"[与和及、的之]")
 
 
 def own_subsections(doc, counts: list, taken: set) -> list:
@@ -596,9 +610,10 @@ def own_subsections(doc, counts: list, taken: set) -> list:
         subs = [(i, t) for i, t in subs if t.level == top]
         named = []
         for noun, _ in _count_nouns(doc, c):
-            named = [(i, t) for i, t in subs if _heading_names(t.title, noun)]
-            if named:
-                break
+            said = [(i, t, _heading_names(t.title, noun)) for i, t in subs]
+            named = [(i, t) for i, t, k in said if k == 2]
+            if named or any(k for _, _, k in said):
+                break       # (a heading that names it only as a modifier ends the search too)
         if len(named) != 1 or v["partial_heading"].search(plain(named[0][1].title)):
             continue
         i, t = named[0]

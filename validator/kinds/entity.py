@@ -747,6 +747,12 @@ class CaseVariant:
             # 'write-heavy workloads' beside the 'WriteHeavy' preset: an English adjective and the
             # identifier made of its words are two things; the adjective is no spelling of a name
             forms = {t: v for t, v in forms.items() if not _english_compound(t)}
+            # 'Leveled is consistently constrained…' beside 'LevelEd': an English word capitalised
+            # only where a sentence or a heading starts is the word (or the lower-case name
+            # 'leveled' the prose writes so), no spelling of the camel-case one
+            forms = {t: v for t, v in forms.items()
+                     if not (t[:1].isupper() and t[1:].islower() and _names.is_english(t.lower())
+                             and all(_names.starts_sentence(doc, n) for n in v))}
             if len(forms) < 2:
                 continue
             if any(" " in t for t in forms) and (any(t in dn.code_words for t in forms)
