@@ -395,16 +395,19 @@ _VS = compile_re(r"(?<![\w.-])(?P<a>[A-Za-z][\w.+-]{1,24})\s{1,2}(?:vs\.?|versus
 
 def document_domain(doc, names) -> str:
     """'ml' when the document names a model (``names``: block -> its model and hardware
-    mentions), uses a word of machine learning (sections.yaml ``ml_vocabulary``) or two of
+    mentions), uses a word of machine learning in its prose (sections.yaml ``ml_vocabulary``) or two of
     the words machine learning shares with other fields (``ml_weak_vocabulary``); 'other'
     for a storage, database, web or compiler benchmark, whose figures depend on no model."""
     if any(m.kind == "model" for ms in names.values() for m in ms) \
             or any(m.kind == "model" for st in doc.setups for m in st.mentions):
         return "ml"     # a model named in prose, a launch command or a model row
-    if _document_rx()[1].search(doc.text):
-        return "ml"
-    weak = set()
     code = [(r.start, r.end) for r in doc.code]
+    # a word of the prose, not of a code block ('Qdrant(quantization=False, …)' is a vector
+    # database's setting; a serving command names its model, which the setups read)
+    for m in _document_rx()[1].finditer(doc.text):
+        if not any(a <= m.start() < b for a, b in code):
+            return "ml"
+    weak = set()
     for m in _document_rx()[3].finditer(doc.text):
         if any(a <= m.start() < b for a, b in code):
             continue        # 'TOKEN="<your_jwt_token>"' in a shell block: the code's word, not the prose's
