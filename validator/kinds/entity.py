@@ -594,6 +594,18 @@ def _title_cased(a: str, b: str) -> bool:
     return True
 
 
+def _spelled_out(forms, accepted) -> bool:
+    """'Hollow EdgeNodes' beside the title's 'Edge Nodes', 'InnoDB DoubleWrite' beside a cited
+    'Double Write Buffer': the spaced form is plain English words (each one a word), so it is the
+    words the identifier is made of, not a second spelling of a name; unless the vocabulary knows
+    the name ('Red Hat' / 'RedHat')."""
+    if accepted:
+        return False
+    spaced = [t for t in forms if " " in t]
+    return bool(spaced) and all(all(w.isalpha() and _names.is_english(w.lower()) for w in t.split())
+                                for t in spaced)
+
+
 def _english_compound(t: str) -> bool:
     """'Write-heavy', 'read-only', 'long-context': English words joined by hyphens, in lower
     case after a sentence's first capital (an adjective of the prose, not a name)."""
@@ -756,7 +768,7 @@ class CaseVariant:
             if len(forms) < 2:
                 continue
             if any(" " in t for t in forms) and (any(t in dn.code_words for t in forms)
-                                                 or _names.is_english(key)):
+                                                 or _names.is_english(key) or _spelled_out(forms, vocab.get(key))):
                 continue        # a class of the code ('DisposableTensor'), or an English word
                                 # written as two ('Show Case' / 'Showcase'): the prose may spell it out
             accepted = vocab.get(key, set())
