@@ -380,9 +380,15 @@ def _lowered(doc, out: DocumentNames, titles: list) -> list:
     """The names of ``out`` written all in lower case in the prose: a capitalised name of
     letters only that is no English word (an English word's lower case is the word)."""
     terms = vocabulary()["terms"]
-    words = tuple(sorted({s.lower() for s, f in out.forms.items()
-                          if not f.org and _CAPITALISED.fullmatch(s) and s.lower() not in terms
-                          and not is_english(s.lower()) and not _plural_of_a_word(doc.text, s)}))
+    words = {s.lower() for s, f in out.forms.items()
+             if not f.org and _CAPITALISED.fullmatch(s) and s.lower() not in terms
+             and not _plural_of_a_word(doc.text, s)}
+    # an English word's lower case is the word ('rust', 'java'), except inside Chinese prose,
+    # where a Latin word abutting the Chinese is no English word ('java函数', 'intel芯片')
+    english = {w for w in words if is_english(w)}
+    if not words - english and not _HAS_CJK.search(doc.text):
+        return []
+    words = tuple(sorted(words))
     if not words:
         return []
     rx = _lower_pattern(words)
@@ -400,9 +406,22 @@ def _lowered(doc, out: DocumentNames, titles: list) -> list:
                     # ('triton 3.6→3.7.1') or the package itself ('the modelscope library',
                     # 'install flashinfer'), a link's text as its address writes it, an image's alt text
                     continue
+                if m.group() in english and not _abuts_cjk(text, m.start(), m.end()):
+                    continue
                 line, col = doc.line_col(m.start())
                 got.append(Name(m.group(), m.start(), m.end(), line, col, bi))
     return got
+
+
+_HAS_CJK = compile_re(r"[\u4e00-\u9fff]")
+
+
+def _abuts_cjk(text: str, a: int, b: int) -> bool:
+    """Is ``text[a:b]`` written against Chinese, on both sides or on one with the other a clause
+    boundary ('java函数', '，intel芯片', '安装 docker 程序' has spaces: not against)?"""
+    before = text[a - 1:a] if a > 0 else ""
+    after = text[b:b + 1]
+    return bool(_HAS_CJK.match(before) or _HAS_CJK.match(after))
 
 
 def _used_as_name(doc, names) -> bool:

@@ -721,9 +721,14 @@ class CaseVariant:
             # not only where a sentence or heading starts): the lower case is the slip; a name
             # written mostly in lower case is the author's way of writing a package ('tokio').
             # When the vocabulary writes it so ('Kubernetes'), as often as the lower case will do
+            # An English word lowered inside Chinese prose ('java函数', 'intel芯片'): a name only
+            # when the vocabulary writes it so; 'Issue' or 'Zone' capitalised is a term, and its
+            # lower case the same term ('其他zone', '这个issue')
+            known = caps[0] in vocab.get(_names.case_key(low), ()) if caps else False
+            if _names.is_english(low) and not known:
+                continue
             if len(caps) == 1 and caps[0] in dn.used_as_names and (
-                    len(g[caps[0]]) >= 2 * len(written)
-                    or (caps[0] in vocab.get(_names.case_key(low), ()) and len(g[caps[0]]) >= len(written))):
+                    len(g[caps[0]]) >= 2 * len(written) or (known and len(g[caps[0]]) >= len(written))):
                 yield _case_fact(rule, ctx, doc, low, written, caps[0], g[caps[0]], False,
                                  basis="lowered")
         for low, written in camel.items():
