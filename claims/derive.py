@@ -1105,7 +1105,7 @@ def find_derivations(doc, claims, window: int = 160, names=None) -> list:
                       if d.stated is not None and d.stated.start not in stated_cells]
             + changes + _tables.change_rows(doc, by_block)
             + [d for d in _tables.baseline_row_changes(doc, by_block) if d.stated.start not in changed]
-            + _tables.row_totals(doc, by_block) + _tables.caption_totals(doc, by_block)
+            + _tables.row_totals(doc, by_block) + _tables.table_means(doc, by_block) + _tables.caption_totals(doc, by_block)
             + _tables.section_totals(doc, by_block)
             + _tables.baseline_row_shares(doc, by_block) + _tables.row_rates(doc, by_block)
             + _tables.quotient_columns(doc, by_block) + _tables.difference_columns(doc, by_block))

@@ -154,6 +154,8 @@ def _words():
         "pointer": compile_re(r"(?:" + alternation(t["pointer"]) + r")\s*[:：.。]?", re.IGNORECASE),
         "bare_ratio_head": tuple(w.lower() for w in t["bare_ratio_header"]),
         "total_head": tuple(w.lower() for w in t["total_header"]),
+        "mean_label": frozenset(w.lower() for w in t["mean_label"]),
+        "summary_label": frozenset(w.lower() for w in t["summary_label"]),
         "change_head": tuple(w.lower() for w in t["change_header"]),
         "change_not_derived": tuple(w.lower() for w in t["change_not_derived"]),
         "improvement_head": tuple(w.lower() for w in t["improvement_header"]),
@@ -1038,6 +1040,67 @@ def row_totals(doc, by_block) -> list:
             if len(parts) >= 2:
                 out.append(Derivation(form="row_total", stated=total, operands=tuple(parts)))
     return out
+
+
+def _label_of(text: str) -> str:
+    """A row's or column's label without its markup and its unit ('**Average (ms)**' -> 'average')."""
+    t = _LABEL_UNIT.sub("", CELL_MARKUP.sub("", text))
+    return " ".join(t.strip().rstrip(":：").lower().split())
+
+
+def table_means(doc, by_block) -> list:
+    """A table's average row ('| Avg | **204172.76** | … |' under '| Round 1 | … |' to '| Round 5 |')
+    or average column ('| Round 1 | Round 2 | Avg |') over the runs of one measurement: each of
+    its cells is the mean of the cells it averages, as printed: the rows above it in its column (or the other cells of its row),
+    other summary rows and columns ('Median', 'Max', '合计') left out, all in its unit."""
+    w = _words()
+    means, summary = w["mean_label"], w["summary_label"]
+    out = []
+    for t in doc.tables:
+        labels = [(ri, _label_of(r.cells[0].text)) for ri, r in enumerate(t.rows) if r.cells and r.cells[0].column == 0]
+        rows = [ri for ri, lab in labels if lab in means]
+        if len(rows) == 1:
+            avg = rows[0]
+            data = [ri for ri, lab in labels if ri < avg and lab not in means and lab not in summary]
+            if len(data) >= 2 and _repeats([lab for ri, lab in labels if ri in data]):
+                cells = [{c.column: c for c in t.rows[ri].cells} for ri in data]
+                for cell in t.rows[avg].cells:
+                    if cell.column == 0:
+                        continue
+                    _mean_of(doc, by_block, cell, [cs.get(cell.column) for cs in cells], out)
+        heads = {c.column: _label_of(c.text) for c in t.header}
+        cols = [k for k, h in heads.items() if k >= 1 and h in means]
+        if len(cols) == 1:
+            avg = cols[0]
+            data = [k for k, h in heads.items() if k >= 1 and k != avg and h not in means and h not in summary]
+            if len(data) >= 2 and _repeats([heads[k] for k in data]):
+                for row in t.rows:
+                    cs = {c.column: c for c in row.cells}
+                    _mean_of(doc, by_block, cs.get(avg), [cs.get(k) for k in data], out)
+    return out
+
+
+# a run's label: the same words with its number ('Round 3', '第 3 次', 'run-3', '#3', '3')
+_RUN_NUMBER = compile_re(r"\d+")
+
+
+def _repeats(labels: list) -> bool:
+    """Are the averaged labels runs of one measurement ('Round 1' … 'Round 5', '第1次' … '第3次')?
+    Only their plain mean is the average: over categories ('STEM', 'Humanities', 'Hard') an
+    'Average' is often weighted by their sizes, which the table does not print."""
+    stems = {_RUN_NUMBER.sub("#", lab) for lab in labels}
+    return len(stems) == 1 and "#" in next(iter(stems)) and len(set(labels)) == len(labels)
+
+
+def _mean_of(doc, by_block, cell, parts, out) -> None:
+    mean = cell_figure(doc, cell, by_block)
+    if mean is None or mean.value is None or mean.bound or mean.low is not None:
+        return
+    figs = [cell_figure(doc, c, by_block) for c in parts]
+    if len(figs) < 2 or any(f is None or f.value is None or f.low is not None or not _same_dim(f, mean)
+                            for f in figs):
+        return      # an empty or a ranged cell: which cells the mean is over is not known
+    out.append(Derivation(form="mean", stated=mean, operands=tuple(figs)))
 
 
 # the work items whose count over a row's time is the row's rate: what a data system reads or

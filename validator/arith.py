@@ -449,6 +449,26 @@ def check_row_total(parts: list, total, approx_rel: float = 0.1) -> Optional[Ver
                    readings=[Reading("sum", face * factor, face * factor)], stated=(lo * factor, hi * factor))
 
 
+def check_mean(parts: list, mean, approx_rel: float = 0.1) -> Optional[Verdict]:
+    """A table's average cell beside the cells it averages ('| Avg | 204172.76 |' under five
+    rounds summing to 1,020,863.50: their mean is 204,172.70).  As ``check_row_total``: the
+    cells as printed, each admitting its rounding (their mean moves by the mean of those
+    half-units), and the average its own rounding or truncation ('~' twice as loose)."""
+    if mean.value is None or mean.bound or any(p.base_value is None for p in parts):
+        return None
+    factor = _base_factor(mean)
+    n = len(parts)
+    face = sum(p.base_value for p in parts) / n / factor          # in the mean's written unit
+    slack = sum(0.5 * 10 ** -(p.decimals or 0) * _scale(p) * _base_factor(p) / factor for p in parts) / n
+    half = 0.5 * 10 ** -(mean.decimals or 0) * _scale(mean)
+    lo, hi = mean.value - half, mean.value + 2 * half
+    if mean.approx:
+        lo, hi = lo - half, hi + half
+    face_iv = (face - slack, face + slack)
+    return Verdict(ok=overlaps(face_iv, (lo, hi), eps=1e-9 * max(1.0, abs(face))),
+                   readings=[Reading("mean", face * factor, face * factor)], stated=(lo * factor, hi * factor))
+
+
 def check_quotient(a, b, c, approx_rel: float = 0.1) -> Optional[Verdict]:
     """'A 除以 B … C', 'A divided by B is C': C must be A / B (in base units)."""
     ia, ib = admitted(a, approx_rel), admitted(b, approx_rel)
@@ -569,6 +589,8 @@ def recompute(d, approx_rel: float = 0.1) -> Optional[Verdict]:
         return check_sum(list(ops), z, approx_rel)
     if d.form == "row_total":
         return check_row_total(list(ops), z, approx_rel)
+    if d.form == "mean":
+        return check_mean(list(ops), z, approx_rel)
     if d.form == "product":
         return check_product(list(ops), d.terms, z, d.approx, approx_rel)
     if d.form == "table_lead":

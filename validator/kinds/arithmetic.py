@@ -21,13 +21,13 @@ ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section ent
 
 _READING = {
     "en": {"rel_to_first": "relative to {a}", "rel_to_second": "relative to {b}", "ratio": "as a ratio",
-           "ratio_minus_one": "as ratio − 1", "change": "from {a} to {b}", "sum": "sum of the parts",
+           "ratio_minus_one": "as ratio − 1", "change": "from {a} to {b}", "sum": "sum of the parts", "mean": "mean of the cells",
            "product": "as written", "pp": "in percentage points", "larger_over_smaller": "larger / smaller", "smaller_over_larger": "smaller / larger", "quotient": "{a} / {b}",
            "share": "{b} as a share of {a}", "same": "{a} in the other unit", "scaled": "{a} scaled as the verb says",
            "span": "the smallest to the largest value", "speed_gain": "as the speed's gain, {a} / {b} − 1",
            "time_saved": "as the time saved, 1 − {b} / {a}", "difference": "the larger of {a} and {b} minus the other"},
     "zh": {"rel_to_first": "以 {a} 为基准", "rel_to_second": "以 {b} 为基准", "ratio": "按倍数",
-           "ratio_minus_one": "按倍数减一", "change": "从 {a} 到 {b}", "sum": "各部分之和",
+           "ratio_minus_one": "按倍数减一", "change": "从 {a} 到 {b}", "sum": "各部分之和", "mean": "各单元格的平均值",
            "product": "按所写算式", "pp": "按百分点", "larger_over_smaller": "较大值 / 较小值", "smaller_over_larger": "较小值 / 较大值", "quotient": "{a} ÷ {b}",
            "share": "{b} 占 {a} 的比例", "same": "{a} 换算成另一单位", "scaled": "{a} 按动词缩放后",
            "span": "从最小值到最大值", "speed_gain": "按速度提升，{a} / {b} − 1", "time_saved": "按节省的时间，1 − {b} / {a}", "difference": "{a} 与 {b} 之差"},
@@ -73,7 +73,7 @@ def _describe(d, v, lang: str) -> str:
             # the figures as written: 1.2 GB and 1.2 GB differ by nothing, not by the middle
             # of what their rounding admits
             text = _fmt(abs(ops[0].base_value - ops[1].base_value), z.kind, z)
-        elif d.form in ("sum", "row_total", "quotient", "converted", "product"):
+        elif d.form in ("sum", "row_total", "mean", "quotient", "converted", "product"):
             text = _fmt(r.point(), z.kind, z)
         else:
             places = max(1, z.decimals or 0)
@@ -162,7 +162,7 @@ class Derived:
                 continue
             shown = v.derivation or d          # of a statement read several ways, the nearest reading
             ops = shown.operands
-            sums = d.form in ("sum", "row_total")
+            sums = d.form in ("sum", "row_total", "mean")
             note = "part" if sums else "operand"
             named = [_named(o, doc, lang) if d.form == "table_lead" else o.surface.strip() for o in ops]
             if d.form == "difference" and len(ops) == 2 and (ops[1].base_value or 0) > (ops[0].base_value or 0):
@@ -182,7 +182,8 @@ class Derived:
                                   "note": f"{note}: {n}" if n != o.surface.strip() else note}
                                  for o, n in zip(ops, named)],
                     "vars": {"stated": d.stated.surface.strip(), "operands": joined,
-                             "parts": " + ".join(o.surface.strip() for o in ops),
+                             "parts": ((("、" if lang == "zh" else ", ") if d.form == "mean" else " + ")
+                                       .join(o.surface.strip() for o in ops)),
                              "whole": d.stated.surface.strip(), "computed": _describe(d, v, lang)}},
             }
 
