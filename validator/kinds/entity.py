@@ -329,6 +329,9 @@ def _judge_pair(a, b, d, p, known):
     na, nb = len(a.names), len(b.names)
     if a.known or b.known:
         good, bad = (a, b) if a.known else (b, a)
+        if len(bad.names) >= 5 and len(bad.names) >= 3 * len(good.names):
+            return None         # 'PostgresML' 19x beside 'PostgreSQL' 2x: a product of its own, named
+                                # so throughout (a repeated typo stays rarer than that)
         return _Finding(bad, good, "vocabulary", d)
     if a.in_title != b.in_title:
         good, bad = (a, b) if a.in_title else (b, a)
