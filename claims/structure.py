@@ -641,8 +641,9 @@ def document_kind(doc) -> str:
 
 
 # what a kernel benchmark says it measures: 'the W4A16 quantized matmul kernel', 'GEMM 算子'
-# (a kernel library named for its kernel counts too: 'DeepGEMM', 'FlashGEMM')
-_KERNEL_SUBJECT = compile_re(r"(?i)(?<![A-Za-z])(?:kernels?|(?-i:[A-Z][a-z]+)?GEMM|GEMV|matmul|SpMM|SpMV)(?![A-Za-z])|算子|内核")
+# (a kernel library named for its kernel counts too: 'DeepGEMM', 'FlashGEMM'; and an attention
+# kernel written 'with pure MMA PTX': 'FlashAttention-2 MMA', Tensor Core instructions)
+_KERNEL_SUBJECT = compile_re(r"(?i)(?<![A-Za-z])(?:kernels?|(?-i:[A-Z][a-z]+)?GEMM|GEMV|matmul|SpMM|SpMV|(?-i:MMA|PTX|WMMA))(?![A-Za-z])|算子|内核")
 
 
 def document_topic(doc) -> str:
