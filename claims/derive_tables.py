@@ -1253,6 +1253,11 @@ def _words_near(words, norm, toks):
         hit = next((w for w in words if w[0] == tok or (not tok.isascii() and tok in w[0])), None)
         if hit is None:
             return None
+        if hit[0] != tok:
+            # a Chinese token inside a longer run ('原版' in '比原版降低约'): its own place, so
+            # the word before it ('比') is read as what comes before the label
+            k = hit[1] + hit[0].find(tok)
+            hit = (tok, k, k + len(tok))
         pos.append(hit)
     first, last = min(p[1] for p in pos), max(p[2] for p in pos)
     if len(norm[first:last].split()) > len(toks) + 4:
@@ -1478,6 +1483,16 @@ def _roles(v, seg, seg_start, ments, z, intro_ments):
     word after z ('double the throughput of the cache-blind configurations'): every other
     label may be it (baselines None)."""
     lo, hi = _clause_of(seg, z.start - seg_start)
+    zp = z.start - seg_start
+    op = max(seg.rfind("（", lo, zp), seg.rfind("(", lo, zp))
+    if op >= 0 and max(seg.rfind("）", op, zp), seg.rfind(")", op, zp)) < 0:
+        cl = [k for k in (seg.find("）", zp), seg.find(")", zp)) if k >= 0]
+        close = min(cl) if cl else hi
+        if v.compare_after.search(seg, op, close) and not any(op <= m[1] - seg_start < close for m in ments):
+            # '提升 QPS 1.42x（相比 baseline 提升 1.89x）', '(1.89x over the baseline)': a parenthesis
+            # that compares with a baseline of its own, naming no label of the table: the table
+            # gives no reading of it
+            return [], []
     inside = [m for m in ments if lo <= m[1] - seg_start < hi]
     m = v.compare_after.search(seg, z.end - seg_start, hi)
     if m and m.start() - (z.end - seg_start) <= 24:
