@@ -13,6 +13,7 @@ from .count_targets import present_under
 from .count_words import (EMOJI, NOUN_GAP, section_end, enumeration_split, paren_after, plain, refs_between, short_name,
                           strip_brackets, to_int, top_split, vocab)
 from .pattern_cache import compile_re  # compiled once per machine, not per process
+from .structure import CJK_CHAR
 
 
 _ID_RANGE = compile_re(r"^#?(?P<a>\d{2,7})\s{0,2}[-–—~～]\s{0,2}#?(?P<z>\d{2,7})$")
@@ -572,13 +573,12 @@ def _heading_names(title: str, noun: str) -> int:
     got = 0
     for m in re.finditer(re.escape(noun), t):
         rest = t[m.end():]
-        if not rest or not _CJK.match(rest) or _LIST_WORD.match(rest) or _JOINER.match(rest):
+        if not rest or not CJK_CHAR.match(rest) or _LIST_WORD.match(rest) or _JOINER.match(rest):
             return 2
         got = 1
     return got
 
 
-_CJK = compile_re(r"[\u4e00-\u9fff]")
 _LIST_WORD = compile_re(r"(?:列表|清单|一览|汇总|明细|概览)")
 # ... or a conjunction or particle: '模型架构与相关概念' names the architecture and the concepts
 _JOINER = compile_re(r"[与和及、的之]")

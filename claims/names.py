@@ -35,7 +35,7 @@ from typing import Optional
 
 from ._data import DATA_DIR, load
 from .pattern_cache import compile_re  # compiled once per machine, not per process
-from .structure import LIST_SEP
+from .structure import CJK_CHAR, LIST_SEP, has_cjk
 
 # ASCII boundaries on purpose: a name abutting Chinese text ('与SpecInfr不同') is still a token.
 # A token next to '/' is part of a path or of an 'A/B' alternative and is not read as a name.
@@ -386,7 +386,7 @@ def _lowered(doc, out: DocumentNames, titles: list) -> list:
     # an English word's lower case is the word ('rust', 'java'), except inside Chinese prose,
     # where a Latin word abutting the Chinese is no English word ('java函数', 'intel芯片')
     english = {w for w in words if is_english(w)}
-    if not words - english and not _HAS_CJK.search(doc.text):
+    if not words - english and not has_cjk(doc.text):
         return []
     words = tuple(sorted(words))
     if not words:
@@ -413,15 +413,12 @@ def _lowered(doc, out: DocumentNames, titles: list) -> list:
     return got
 
 
-_HAS_CJK = compile_re(r"[\u4e00-\u9fff]")
-
-
 def _abuts_cjk(text: str, a: int, b: int) -> bool:
     """Is ``text[a:b]`` written against Chinese, on both sides or on one with the other a clause
     boundary ('java函数', '，intel芯片', '安装 docker 程序' has spaces: not against)?"""
     before = text[a - 1:a] if a > 0 else ""
     after = text[b:b + 1]
-    return bool(_HAS_CJK.match(before) or _HAS_CJK.match(after))
+    return bool(CJK_CHAR.match(before) or CJK_CHAR.match(after))
 
 
 def _used_as_name(doc, names) -> bool:

@@ -298,6 +298,14 @@ def _setups(doc, clean_title) -> list:
 # emphasis and code marks around a table cell's text
 CELL_MARKUP = compile_re(r"[*_`]+")
 
+# a Chinese character (the CJK Unified Ideographs block): Latin abutting it is no English prose
+CJK_CHAR = compile_re(r"[\u4e00-\u9fff]")
+
+
+def has_cjk(text: str) -> bool:
+    """Does ``text`` hold a Chinese character?"""
+    return CJK_CHAR.search(text) is not None
+
 
 def _descends(doc, j: int, k: int) -> bool:
     """Is section ``j`` inside section ``k``?"""

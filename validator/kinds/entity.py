@@ -35,6 +35,7 @@ from __future__ import annotations
 import bisect
 
 from claims import names as _names
+from claims.structure import has_cjk
 
 FAMILY = "entity"
 ACKNOWLEDGEABLE = False  # these findings must be fixed: no warnings-section entry acknowledges them
@@ -533,10 +534,6 @@ def _fact(rule, ctx, doc, dn, f):
 _GENERIC = {"paper", "arxiv", "link", "pdf", "abs", "论文", "原文", "链接", "here", "this paper"}
 
 
-def _has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def conflicting_titles(titles: dict, min_ratio: float = 80.0) -> list:
     """[(id, Title, other Title)] where the document gives one id two titles."""
     from rapidfuzz import fuzz
@@ -555,7 +552,7 @@ def conflicting_titles(titles: dict, min_ratio: float = 80.0) -> list:
                 continue
             if first.words & other.words:
                 continue        # 'EAGLE-3 在 H100 上的实测' describes the paper 'EAGLE-3: Scaling …'
-            if _has_cjk(na) != _has_cjk(nb) and (first if _has_cjk(na) else other).via == "link":
+            if has_cjk(na) != has_cjk(nb) and (first if has_cjk(na) else other).via == "link":
                 continue        # '在[Pre-training 任务和 Fine-tuning 任务](arXiv …)上': the writer's words for
                                 # the paper in another language than its title, not a second title
             out.append((ident, other, first))
