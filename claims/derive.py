@@ -138,6 +138,13 @@ def _other_measurement(z, a) -> bool:
 _SPEED_KINDS = frozenset({"latency", "duration", "throughput", "ratio", "percent", "compute", "bandwidth"})
 
 
+def _ranks_no_speed(v, word: str, a, b) -> bool:
+    """A performance word between two figures neither of which is a speed ('4比特应该比8比特基线快2倍',
+    '4 bits should run 2x faster than 8 bits'): the sizes or bit widths are the configurations
+    compared, not the speeds (a roofline's 8 / 4), so no lead of one over the other is stated."""
+    return v.performance.search(word) is not None and not _SPEED_KINDS.intersection((a.kind, b.kind))
+
+
 def _same_dim(a, b) -> bool:
     if a.kind in ("percent", "percentage_point") or b.kind in ("percent", "percentage_point"):
         return a.kind == b.kind
@@ -703,8 +710,8 @@ class _Prose:
         if k is None or not _same_statement(text, claims[order[k]].end, z.start):
             return None
         xi = order[k]
-        if v.performance.search(m.group()) is not None and not _SPEED_KINDS.intersection((claims[xi].kind, y.kind)):
-            return None     # '4 bits should run 2x faster than 8 bits': sizes compared, not speeds
+        if _ranks_no_speed(v, m.group(), claims[xi], y):
+            return None
         inverse = _is_latency(claims[xi]) and v.performance.search(m.group()) is not None
         return _Found("lead", zi, (xi, yi), 1 if m_ahead else -1, inverse)
 
@@ -736,9 +743,8 @@ class _Prose:
             # an operand; an operand ratio belongs to a system ('SpecInfer 的 1.6×')
             return None
         w = word.group(1)
-        if v.performance.search(w) is not None and not _SPEED_KINDS.intersection((claims[xi].kind, y.kind)):
-            return None     # '4比特应该比8比特基线快2倍': 'faster' ranks speeds, and sizes or bit widths
-                            # are the configurations compared, not the speeds (a roofline's 8 / 4)
+        if _ranks_no_speed(v, w, claims[xi], y):
+            return None
         behind = bool(v.behind_word.fullmatch(w))
         inverse = _is_latency(claims[xi]) and v.performance.search(w) is not None
         # 'A vs B，降低约 27%' / 'A vs B, a 27% reduction': a change word, not a comparative

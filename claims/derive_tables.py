@@ -1050,9 +1050,9 @@ def _label_of(text: str) -> str:
 
 def table_means(doc, by_block) -> list:
     """A table's average row ('| Avg | **204172.76** | … |' under '| Round 1 | … |' to '| Round 5 |')
-    or average column ('| Round 1 | Round 2 | Avg |') over the runs of one measurement: each of
-    its cells is the mean of the cells it averages, as printed: the rows above it in its column (or the other cells of its row),
-    other summary rows and columns ('Median', 'Max', '合计') left out, all in its unit."""
+    or average column ('| Run 1 | Run 2 | Avg |') over the runs of one measurement: each of its
+    cells is the mean of the cells it averages (the rows above it in its column, or the other
+    cells of its row), other summary rows and columns ('Median', 'Max', '合计') left out."""
     w = _words()
     means, summary = w["mean_label"], w["summary_label"]
     out = []

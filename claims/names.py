@@ -378,20 +378,16 @@ def _plural_of_a_word(text: str, s: str) -> bool:
 
 def _lowered(doc, out: DocumentNames, titles: list) -> list:
     """The names of ``out`` written all in lower case in the prose: a capitalised name of
-    letters only that is no English word (an English word's lower case is the word)."""
+    letters only. An English word's lower case is the word ('rust', 'java'), except against
+    Chinese text, where a Latin word is no English prose ('java函数', 'intel芯片')."""
     terms = vocabulary()["terms"]
     words = {s.lower() for s, f in out.forms.items()
              if not f.org and _CAPITALISED.fullmatch(s) and s.lower() not in terms
              and not _plural_of_a_word(doc.text, s)}
-    # an English word's lower case is the word ('rust', 'java'), except inside Chinese prose,
-    # where a Latin word abutting the Chinese is no English word ('java函数', 'intel芯片')
     english = {w for w in words if is_english(w)}
-    if not words - english and not has_cjk(doc.text):
+    if not words or (words <= english and not has_cjk(doc.text)):
         return []
-    words = tuple(sorted(words))
-    if not words:
-        return []
-    rx = _lower_pattern(words)
+    rx = _lower_pattern(tuple(sorted(words)))
     text, got = doc.text, []
     alts = [m.span(1) for m in _IMAGE_ALT.finditer(text)] if "![" in text else []
     for bi, b in enumerate(doc.blocks):
@@ -414,8 +410,8 @@ def _lowered(doc, out: DocumentNames, titles: list) -> list:
 
 
 def _abuts_cjk(text: str, a: int, b: int) -> bool:
-    """Is ``text[a:b]`` written against Chinese, on both sides or on one with the other a clause
-    boundary ('java函数', '，intel芯片', '安装 docker 程序' has spaces: not against)?"""
+    """Is ``text[a:b]`` written against a Chinese character on either side ('java函数',
+    '，intel芯片'; '安装 docker 程序' has spaces between: not against)?"""
     before = text[a - 1:a] if a > 0 else ""
     after = text[b:b + 1]
     return bool(CJK_CHAR.match(before) or CJK_CHAR.match(after))

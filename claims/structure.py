@@ -410,15 +410,16 @@ def document_domain(doc, names) -> str:
             or any(m.kind == "model" for st in doc.setups for m in st.mentions):
         return "ml"     # a model named in prose, a launch command or a model row
     code = [(r.start, r.end) for r in doc.code]
-    # a word of the prose, not of a code block ('Qdrant(quantization=False, …)' is a vector
-    # database's setting; a serving command names its model, which the setups read)
-    for m in _document_rx()[1].finditer(doc.text):
-        if not any(a <= m.start() < b for a, b in code):
-            return "ml"
+
+    def prose(rx):
+        # the words of the prose, not of a code block: 'Qdrant(quantization=False, …)' is a vector
+        # database's setting, 'TOKEN="<your_jwt_token>"' a shell's (a serving command names its
+        # model, which the setups read)
+        return (m for m in rx.finditer(doc.text) if not any(a <= m.start() < b for a, b in code))
+    if next(prose(_document_rx()[1]), None) is not None:
+        return "ml"
     weak = set()
-    for m in _document_rx()[3].finditer(doc.text):
-        if any(a <= m.start() < b for a, b in code):
-            continue        # 'TOKEN="<your_jwt_token>"' in a shell block: the code's word, not the prose's
+    for m in prose(_document_rx()[3]):
         weak.add(m.group().lower().rstrip("s"))
         if len(weak) >= 2:
             return "ml"     # 'inference' and 'GPU', '推理' and '显存'

@@ -436,37 +436,33 @@ def check_row_total(parts: list, total, approx_rel: float = 0.1) -> Optional[Ver
     rounding or truncation — twice as loose when it is marked approximate ('~84.5GB' admits
     84.4..84.6), not ``approx_rel`` of its size: '~' on a total with three digits says it
     was rounded, not guessed."""
-    if total.value is None or total.bound or any(p.base_value is None for p in parts):
-        return None
-    factor = _base_factor(total)
-    face = sum(p.base_value for p in parts) / factor         # in the total's written unit
-    half = 0.5 * 10 ** -(total.decimals or 0) * _scale(total)
-    lo, hi = total.value - half, total.value + 2 * half       # rounded or truncated
-    if total.approx:
-        lo, hi = lo - half, hi + half
-    face_iv = (face, face)
-    return Verdict(ok=overlaps(face_iv, (lo, hi), eps=1e-9 * max(1.0, abs(face))),
-                   readings=[Reading("sum", face * factor, face * factor)], stated=(lo * factor, hi * factor))
+    return _as_printed(parts, total, mean=False)
 
 
 def check_mean(parts: list, mean, approx_rel: float = 0.1) -> Optional[Verdict]:
     """A table's average cell beside the cells it averages ('| Avg | 204172.76 |' under five
-    rounds summing to 1,020,863.50: their mean is 204,172.70).  As ``check_row_total``: the
-    cells as printed, each admitting its rounding (their mean moves by the mean of those
-    half-units), and the average its own rounding or truncation ('~' twice as loose)."""
-    if mean.value is None or mean.bound or any(p.base_value is None for p in parts):
+    rounds summing to 1,020,863.50: their mean is 204,172.70), checked as ``check_row_total``
+    checks a total; the cells' own rounding moves their mean by the mean of their half-units."""
+    return _as_printed(parts, mean, mean=True)
+
+
+def _as_printed(parts: list, stated, mean: bool) -> Optional[Verdict]:
+    """The sum (or mean) of ``parts`` as printed against ``stated``, which admits its rounding
+    or truncation ('~' twice as loose)."""
+    if stated.value is None or stated.bound or any(p.base_value is None for p in parts):
         return None
-    factor = _base_factor(mean)
-    n = len(parts)
-    face = sum(p.base_value for p in parts) / n / factor          # in the mean's written unit
-    slack = sum(0.5 * 10 ** -(p.decimals or 0) * _scale(p) * _base_factor(p) / factor for p in parts) / n
-    half = 0.5 * 10 ** -(mean.decimals or 0) * _scale(mean)
-    lo, hi = mean.value - half, mean.value + 2 * half
-    if mean.approx:
+    factor = _base_factor(stated)
+    n = len(parts) if mean else 1
+    face = sum(p.base_value for p in parts) / n / factor        # in the stated figure's written unit
+    slack = (sum(0.5 * 10 ** -(p.decimals or 0) * _scale(p) * _base_factor(p) / factor for p in parts) / n
+             if mean else 0.0)
+    half = 0.5 * 10 ** -(stated.decimals or 0) * _scale(stated)
+    lo, hi = stated.value - half, stated.value + 2 * half          # rounded or truncated
+    if stated.approx:
         lo, hi = lo - half, hi + half
-    face_iv = (face - slack, face + slack)
-    return Verdict(ok=overlaps(face_iv, (lo, hi), eps=1e-9 * max(1.0, abs(face))),
-                   readings=[Reading("mean", face * factor, face * factor)], stated=(lo * factor, hi * factor))
+    return Verdict(ok=overlaps((face - slack, face + slack), (lo, hi), eps=1e-9 * max(1.0, abs(face))),
+                   readings=[Reading("mean" if mean else "sum", face * factor, face * factor)],
+                   stated=(lo * factor, hi * factor))
 
 
 def check_quotient(a, b, c, approx_rel: float = 0.1) -> Optional[Verdict]:

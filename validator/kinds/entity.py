@@ -727,10 +727,9 @@ class CaseVariant:
             # the capitalised name is the document's way (written at least twice as often, and
             # not only where a sentence or heading starts): the lower case is the slip; a name
             # written mostly in lower case is the author's way of writing a package ('tokio').
-            # When the vocabulary writes it so ('Kubernetes'), as often as the lower case will do
-            # An English word lowered inside Chinese prose ('java函数', 'intel芯片'): a name only
-            # when the vocabulary writes it so; 'Issue' or 'Zone' capitalised is a term, and its
-            # lower case the same term ('其他zone', '这个issue')
+            # When the vocabulary writes it so ('Kubernetes'), as often as the lower case will do.
+            # An English word lowered against Chinese ('java函数', 'intel芯片') is a name only when
+            # the vocabulary knows it: 'Issue' or 'Zone' capitalised is a term, lowered the same term
             known = caps[0] in vocab.get(_names.case_key(low), ()) if caps else False
             if _names.is_english(low) and not known:
                 continue
